@@ -1,0 +1,40 @@
+"""The operator's library of versioned paytable files on disk (../shared/PAYTABLES.md).
+
+The pure core parses bytes; this module finds files: by id (newest version), by ``id@version``,
+or by path, and by the SHA-256 a settled round recorded, so any payout can be re-derived.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from .core.paytable import InvalidPaytable, Paytable, load_paytable, paytable_path
+from .settings import paytable_dir
+
+DEFAULT_REFERENCE = "standard"
+
+
+def resolve(reference: str | None = None) -> Paytable:
+    """Load ``reference`` ("standard", "standard@1" or a file path); None = the newest standard."""
+    return load_paytable(paytable_path(reference or DEFAULT_REFERENCE, paytable_dir()))
+
+
+@lru_cache(maxsize=64)
+def _cached(path: Path, mtime_ns: int) -> Paytable:
+    return load_paytable(path)
+
+
+def by_version(paytable_id: str, version: int, sha256: str | None = None) -> Paytable:
+    """The exact file a round was settled under; refuses a file whose bytes changed since (R: a
+    used version is never edited)."""
+    path = paytable_dir() / f"{paytable_id}-v{version}.toml"
+    try:
+        paytable = _cached(path, path.stat().st_mtime_ns)
+    except OSError:
+        raise InvalidPaytable([f"no paytable file {path.name} in {path.parent}"], f"{paytable_id}@{version}") from None
+    if sha256 is not None and paytable.sha256 != sha256:
+        raise InvalidPaytable([f"{path.name} has SHA-256 {paytable.sha256}, the round recorded {sha256}: "
+                               "a used paytable version was edited"], f"{paytable_id}@{version}")
+    return paytable
+
