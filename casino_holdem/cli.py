@@ -228,3 +228,6 @@ def _flatten(node: dict[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]
             yield from _flatten(value, f"{prefix}{key}.")
         else:
             yield f"{prefix}{key}", value
+from .ops_cli import register_ops; register_ops(main)  # noqa: E402,E702 (operating commands, issue 5)
+
+

@@ -88,7 +88,12 @@ def mutate(path: str, value: Any) -> dict[str, Any]:
     return data
 
 
-DELETE = object()
+class _Delete:
+    def __repr__(self) -> str:
+        return "<deleted>"
+
+
+DELETE = _Delete()
 
 BAD_INPUTS = [
     ("cards.player", ["As", "Xx"], r"^cards\.player\[1\]: 'Xx': not a card"),

@@ -1,0 +1,51 @@
+"""The Flask extensions and the database engine setup every process shares.
+
+SQLite gets foreign keys and ``BEGIN IMMEDIATE`` transactions: the write lock is taken when a
+service transaction starts, not at its first write, so two writers never both read a balance and
+then both try to spend it (on SQLite the whole database is the lock). PostgreSQL keeps READ
+COMMITTED and the services lock rows explicitly (``SELECT … FOR UPDATE``) in one fixed order.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from flask_migrate import Migrate
+from flask_sqlalchemy import SQLAlchemy
+from sqlalchemy import event
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.orm import DeclarativeBase
+
+
+class Base(DeclarativeBase):
+    """Declarative base of the typed models (SQLAlchemy 2.0 style)."""
+
+
+db = SQLAlchemy(model_class=Base)
+migrate = Migrate()
+
+#: seconds a SQLite writer waits for the write lock before giving up
+SQLITE_BUSY_SECONDS = 30
+
+
+def configure_engine(engine: Engine) -> None:
+    """Install the per-dialect connection settings described in the module docstring."""
+    if engine.dialect.name != "sqlite":
+        return
+
+    @event.listens_for(engine, "connect")
+    def _sqlite_connect(dbapi_connection: sqlite3.Connection, _record: Any) -> None:
+        # Let SQLAlchemy's "begin" event issue BEGIN itself instead of pysqlite's deferred BEGIN.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_SECONDS * 1000}")
+        if engine.url.database not in (None, "", ":memory:"):
+            cursor.execute("PRAGMA journal_mode = WAL")
+            cursor.execute("PRAGMA synchronous = NORMAL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _sqlite_begin(connection: Connection) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")

@@ -1,0 +1,45 @@
+"""Demo data: players in several currencies with demo money, bots, and tables sharing one seeded
+jackpot pool. Idempotent: running it again creates and deposits nothing twice.
+
+Logins: ``demo1`` … ``demo5`` with the password ``demo`` (README); bots are ``bot1`` … ``bot4``.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import select
+
+from ..extensions import db
+from ..models import GameTable
+from . import jackpot, tables, wallet
+from .unit import transactional
+
+PASSWORD = "demo"
+#: (username, currency, deposit): about 10,000 base units each (R6 multipliers)
+PLAYERS = (("demo1", "USD", "10000"), ("demo2", "RMB", "50000"), ("demo3", "THB", "250000"),
+           ("demo4", "JPY", "1000000"), ("demo5", "EUR", "10000"))
+BOTS = (("bot1", "USD", "10000"), ("bot2", "THB", "250000"), ("bot3", "JPY", "1000000"), ("bot4", "RMB", "50000"))
+POOL = "Linked progressive"
+POOL_SEED = Decimal(10000)
+TABLES = ("Bangkok", "Macau", "Monaco")
+
+
+@transactional
+def ensure_demo_data(*, betting_seconds: int = 15, decision_seconds: int = 15) -> dict[str, Any]:
+    """Create whatever of the demo set is missing; returns what exists."""
+    players = []
+    for (username, currency, amount), is_bot in [*((p, False) for p in PLAYERS), *((b, True) for b in BOTS)]:
+        player = wallet.find_player(username) or wallet.create_player(username, PASSWORD, currency, is_bot=is_bot)
+        wallet.deposit(player.id, amount, f"demo:{username}")
+        players.append(player)
+    pool = jackpot.ensure_pool(POOL)
+    jackpot.top_up(pool.id, POOL_SEED, "demo pool seed", "demo", idempotency_key=f"demo-seed:{pool.id}")
+    for name in TABLES:
+        if db.session.scalars(select(GameTable).where(GameTable.name == name)).first() is None:
+            tables.create_table(name, pool.id, ante_min=Decimal(1), ante_max=Decimal(500), bonus_min=Decimal(1),
+                                bonus_max=Decimal(100), max_bettors=50, betting_seconds=betting_seconds,
+                                decision_seconds=decision_seconds, is_demo=True, operator="demo")
+    return {"players": [p.username for p in players], "pool": jackpot.pool_view(pool.id).amount,
+            "tables": [t.name for t in tables.list_tables()]}

@@ -1,0 +1,189 @@
+"""Jackpot pools (R5, R6): contributions, prizes, seed top-ups and audited corrections.
+
+A pool is kept in base units, exactly (5 decimal places), as a row (``amount``, what meters
+show and what is locked ``FOR UPDATE`` before any change, so tables sharing a pool never lose an
+update) and as a ledger account moved by the same transaction. Every change is also one
+:class:`~casino_holdem.models.PoolMovement`, so the pool can be re-derived:
+``pool = contributions − reversals − prizes + top-ups ± corrections``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from sqlalchemy import select
+
+from .. import paytables
+from ..core.money import (
+    POOL_QUANTUM,
+    ZERO,
+    is_multiple_of,
+    round_down,
+)
+from ..extensions import db
+from ..models import (
+    BASE,
+    AccountKind,
+    JackpotPool,
+    LedgerAccount,
+    LedgerTransaction,
+    MovementKind,
+    PoolMovement,
+)
+from . import audit
+from .errors import NotFound, Unprocessable
+from .unit import locked, transactional
+from .wallet import Entry, amount_of, house_account, pool_account, post
+
+
+@dataclass(frozen=True, slots=True)
+class PoolView:
+    """R6: ``amount`` in base units; ``meters`` is the pool × each currency's multiplier, rounded
+    down to the currency's unit (the most a player of that currency could be paid)."""
+
+    id: int
+    name: str
+    amount: Decimal
+    meters: dict[str, Decimal] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Movement:
+    """One pool change to record beside its ledger legs (signed, + into the pool)."""
+
+    kind: MovementKind
+    amount: Decimal
+    bet_id: int | None = None
+
+
+def lock_pool(pool_id: int) -> JackpotPool:
+    """Lock the pool row (``SELECT … FOR UPDATE``) and read its current amount."""
+    pool = db.session.scalars(locked(select(JackpotPool).where(JackpotPool.id == pool_id))).first()
+    if pool is None:
+        raise NotFound(f"pool: no jackpot pool {pool_id}", "pool")
+    return pool
+
+
+def pool_legs(pool: JackpotPool, base_delta: Decimal, counterpart: LedgerAccount, multiplier: Decimal,
+              memo: str, player_id: int | None = None) -> list[Entry]:
+    """R6: ``base_delta`` base units into the pool from ``counterpart`` (an in-play or wallet account
+    in its own currency), converted at the fixed multiplier through the exchange accounts, so each
+    currency's legs sum to zero."""
+    converted = base_delta * multiplier
+    return [Entry(pool_account(pool.id), base_delta, memo, player_id),
+            Entry(house_account(AccountKind.EXCHANGE, BASE), -base_delta, memo, player_id),
+            Entry(counterpart, -converted, memo, player_id),
+            Entry(house_account(AccountKind.EXCHANGE, counterpart.currency), converted, memo, player_id)]
+
+
+def move(pool: JackpotPool, kind: str, entries: Sequence[Entry], movements: Sequence[Movement], *,
+         actor: str, round_id: int | None = None, reason: str | None = None,
+         idempotency_key: str | None = None) -> LedgerTransaction:
+    """Post ``entries`` and record ``movements`` on a locked pool in one go; the pool account's
+    legs must add up to the movements (one amount, two records, never apart)."""
+    account = pool_account(pool.id)
+    on_account = sum((e.amount for e in entries if e.account.id == account.id), ZERO)
+    moved = sum((m.amount for m in movements), ZERO)
+    if on_account != moved:
+        raise RuntimeError(f"pool {pool.id}: ledger legs {on_account} differ from movements {moved}")
+    transaction = post(kind, entries, round_id=round_id, idempotency_key=idempotency_key)
+    pool.amount += moved
+    if pool.amount < 0:
+        raise RuntimeError(f"pool {pool.id} would go below zero (R5)")
+    db.session.add_all(PoolMovement(pool_id=pool.id, kind=m.kind.value, amount=m.amount, round_id=round_id,
+                                    bet_id=m.bet_id, transaction_id=transaction.id, actor=actor, reason=reason)
+                       for m in movements)
+    db.session.flush()
+    return transaction
+
+
+#: the house account on the other side of each house-funded pool movement
+HOUSE_SIDE = {MovementKind.SEED_TOP_UP: AccountKind.SEED, MovementKind.CORRECTION: AccountKind.CORRECTION}
+
+
+def house_move(pool: JackpotPool, kind: MovementKind, amount: Decimal, *, actor: str, reason: str,
+               round_id: int | None = None, idempotency_key: str | None = None) -> LedgerTransaction:
+    """R5/R9: the house puts ``amount`` base units into the pool (a seed top-up) or takes them out
+    or in (a correction), from its own base-unit account."""
+    memo = kind.value.replace("_", " ")
+    house = house_account(HOUSE_SIDE[kind], BASE)
+    return move(pool, kind.value, [Entry(pool_account(pool.id), amount, memo), Entry(house, -amount, memo)],
+                [Movement(kind, amount)], actor=actor, round_id=round_id, reason=reason,
+                idempotency_key=idempotency_key)
+
+
+def _view(pool: JackpotPool) -> PoolView:
+    currencies = paytables.resolve().currencies
+    return PoolView(pool.id, pool.name, pool.amount,
+                    {code: round_down(pool.amount * spec.multiplier, spec.unit) for code, spec in currencies.items()})
+
+
+def _base_amount(amount: Decimal | str | int, *, signed: bool) -> Decimal:
+    value = amount_of(amount, "amount")
+    if (value == 0 if signed else value <= 0) or not is_multiple_of(value, POOL_QUANTUM):
+        raise Unprocessable(f"amount {value}: must be {'non-zero' if signed else 'positive'} with at most "
+                            "5 decimal places (R6)", "amount")
+    return value
+
+
+def _reason(reason: str) -> str:
+    if not reason or not reason.strip():
+        raise Unprocessable("reason: required (every pool change is audited)", "reason")
+    return reason.strip()
+
+
+@transactional
+def ensure_pool(name: str) -> PoolView:
+    """The pool of that name, created empty when missing."""
+    pool = db.session.scalars(select(JackpotPool).where(JackpotPool.name == name)).first()
+    if pool is None:
+        pool = JackpotPool(name=name, amount=ZERO)
+        db.session.add(pool)
+        db.session.flush()
+        pool_account(pool.id)
+        audit.record(audit.SYSTEM, "pool_created", pool_id=pool.id, name=name)
+    return _view(pool)
+
+
+@transactional
+def pool_view(pool_id: int) -> PoolView:
+    """The pool and its meter in every currency (R6)."""
+    pool = db.session.get(JackpotPool, pool_id)
+    if pool is None:
+        raise NotFound(f"pool: no jackpot pool {pool_id}", "pool")
+    return _view(pool)
+
+
+@transactional
+def top_up(pool_id: int, amount: Decimal | str | int, reason: str, operator: str, *,
+           idempotency_key: str | None = None, now: dt.datetime | None = None) -> PoolView:
+    """R5: the house puts ``amount`` base units into the pool (a seed), recorded and audited. With
+    an ``idempotency_key`` a repeat is a no-op."""
+    value, why = _base_amount(amount, signed=False), _reason(reason)
+    pool = lock_pool(pool_id)
+    key = None if idempotency_key is None else f"top_up:{idempotency_key}"
+    if key is not None and db.session.scalars(
+            select(LedgerTransaction.id).where(LedgerTransaction.idempotency_key == key)).first() is not None:
+        return _view(pool)
+    house_move(pool, MovementKind.SEED_TOP_UP, value, actor=audit.operator_actor(operator), reason=why,
+               idempotency_key=key)
+    audit.record(audit.operator_actor(operator), "pool_top_up", now=now, pool_id=pool.id, amount=value, reason=why)
+    return _view(pool)
+
+
+@transactional
+def correct(pool_id: int, amount: Decimal | str | int, reason: str, operator: str, *,
+            now: dt.datetime | None = None) -> PoolView:
+    """R9: the house corrects a wrong pool amount by ``amount`` (signed base units) with a reason;
+    the pool never goes below zero (R5)."""
+    value, why = _base_amount(amount, signed=True), _reason(reason)
+    pool = lock_pool(pool_id)
+    if pool.amount + value < 0:
+        raise Unprocessable(f"amount {value}: the pool holds {pool.amount}; it never goes below zero (R5)", "amount")
+    house_move(pool, MovementKind.CORRECTION, value, actor=audit.operator_actor(operator), reason=why)
+    audit.record(audit.operator_actor(operator), "pool_correction", now=now, pool_id=pool.id, amount=value,
+                 reason=why, before=pool.amount - value, after=pool.amount)
+    return _view(pool)

@@ -1,0 +1,85 @@
+"""The ledger legs of a round's end, from the core's :class:`~casino_holdem.core.rules.Settlement`.
+
+Live settlement, void and replay all build their postings here, so replay compares the stored
+ledger against exactly what the core's result implies (R3-R6, R9).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from ..core.money import ZERO
+from ..core.paytable import Paytable
+from ..core.rules import ALL_BETS, BettorResult, Settlement
+from ..extensions import db
+from ..models import AccountKind, Bet, GameRound, JackpotPool, MovementKind, Player
+from .jackpot import Movement, pool_legs
+from .wallet import Entry, house_account, in_play_account, wallet_account
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnd:
+    """Everything one settlement or void posts: ledger legs and pool movements."""
+
+    entries: list[Entry]
+    movements: list[Movement]
+
+
+def _bettor_entries(result: BettorResult, bet: Bet, held_back: Decimal) -> list[Entry]:
+    """Each bet's stake leaves the round's in-play account: what the core returns goes to the
+    wallet, the rest to the house (negative when the house pays). ``held_back`` is the part of
+    the Progressive stake already in the pool (R5). Progressive awards are paid from the pool."""
+    player = db.session.get(Player, bet.player_id)
+    assert player is not None
+    in_play, wallet = in_play_account(bet.round_id, bet.currency), wallet_account(player)
+    house = house_account(AccountKind.HOUSE, bet.currency)
+    awarded = sum((award.amount for award in result.awards), ZERO)
+    entries: list[Entry] = []
+    for name in ALL_BETS:
+        outcome = result.bets[name]
+        if outcome.stake == 0:
+            continue
+        progressive = name == "progressive"
+        held = outcome.stake - (held_back if progressive else ZERO)
+        returned = outcome.returned - (awarded if progressive else ZERO)
+        entries += [Entry(in_play, -held, name, bet.player_id), Entry(wallet, returned, name, bet.player_id),
+                    Entry(house, held - returned, name, bet.player_id)]
+    return entries
+
+
+def _by_bettor(round_row: GameRound, settlement: Settlement) -> list[tuple[BettorResult, Bet]]:
+    bets = {str(bet.player_id): bet for bet in round_row.bets}
+    return [(result, bets[result.bettor_id]) for result in settlement.bettors]
+
+
+def settled(round_row: GameRound, settlement: Settlement, pool: JackpotPool, paytable: Paytable) -> RoundEnd:
+    """R3-R6: stakes out of play, returns to wallets, progressive awards out of the pool (R6:
+    converted at the fixed multiplier)."""
+    entries: list[Entry] = []
+    movements: list[Movement] = []
+    for result, bet in _by_bettor(round_row, settlement):
+        multiplier = paytable.currency(bet.currency).multiplier
+        entries += _bettor_entries(result, bet, bet.contribution * multiplier)
+        player = db.session.get(Player, bet.player_id)
+        assert player is not None
+        for award in result.awards:
+            entries += pool_legs(pool, -award.base_amount, wallet_account(player), multiplier,
+                                 f"{award.table} award", bet.player_id)
+            movements.append(Movement(MovementKind.PRIZE, -award.base_amount, bet.id))
+    return RoundEnd(entries, movements)
+
+
+def voided(round_row: GameRound, settlement: Settlement, pool: JackpotPool, paytable: Paytable) -> RoundEnd:
+    """R9: every contribution comes back from the pool into play, then each stake is refunded or
+    settled as the core's void says (a fold stands; a Bonus may stand)."""
+    entries: list[Entry] = []
+    movements: list[Movement] = []
+    for result, bet in _by_bettor(round_row, settlement):
+        if bet.contribution:
+            multiplier = paytable.currency(bet.currency).multiplier
+            entries += pool_legs(pool, -bet.contribution, in_play_account(bet.round_id, bet.currency), multiplier,
+                                 "contribution reversal", bet.player_id)
+            movements.append(Movement(MovementKind.CONTRIBUTION_REVERSAL, -bet.contribution, bet.id))
+        entries += _bettor_entries(result, bet, ZERO)
+    return RoundEnd(entries, movements)

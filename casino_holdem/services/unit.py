@@ -1,0 +1,83 @@
+"""One public service function = one database transaction, and the row-locking helpers.
+
+:func:`transactional` commits when the function returns and rolls everything back when it raises,
+so a refused request or a crash mid-way leaves no partial money movement. Calls between services
+join the caller's transaction. Lost races the database reports (a deadlock, a serialization
+failure, a unique key inserted by a concurrent twin) are retried from the start: the retry sees
+what the winner committed, which is what makes client retries and duplicate dealers safe.
+
+Locks are always taken in one order: table row, then pool row, then ledger accounts by id.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+from collections.abc import Callable
+from typing import Any, ParamSpec, TypeVar
+
+from sqlalchemy import Select
+from sqlalchemy.exc import DBAPIError
+
+from ..extensions import db
+from ..models import utcnow
+
+P = ParamSpec("P")
+T = TypeVar("T")
+IN_SERVICE = "casino_in_service"
+ATTEMPTS = 5
+#: PostgreSQL SQLSTATEs of races a retry resolves: serialization failure, deadlock, unique violation
+RETRYABLE_SQLSTATES = {"40001", "40P01", "23505"}
+
+
+def _retryable(error: DBAPIError) -> bool:
+    sqlstate = getattr(error.orig, "sqlstate", None)
+    if sqlstate in RETRYABLE_SQLSTATES:
+        return True
+    return "database is locked" in str(error.orig)
+
+
+def transactional(function: Callable[P, T]) -> Callable[P, T]:
+    """Run ``function`` as one transaction (see the module docstring)."""
+
+    @functools.wraps(function)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
+        session = db.session
+        if session.info.get(IN_SERVICE):
+            return function(*args, **kwargs)
+        if session.new or session.dirty or session.deleted:
+            raise RuntimeError(f"{function.__name__}: services own the transaction; the caller has unsaved changes")
+        session.rollback()  # end the caller's read-only transaction so ours starts fresh
+        for attempt in range(1, ATTEMPTS + 1):
+            session.info[IN_SERVICE] = True
+            try:
+                result = function(*args, **kwargs)
+                session.commit()
+                return result
+            except DBAPIError as error:
+                session.rollback()
+                if attempt == ATTEMPTS or not _retryable(error):
+                    raise
+            except BaseException:
+                session.rollback()
+                raise
+            finally:
+                session.info[IN_SERVICE] = False
+        raise AssertionError("unreachable")
+
+    return wrapper
+
+
+def locked(statement: Select[Any], *, skip_locked: bool = False) -> Select[Any]:
+    """``SELECT … FOR UPDATE`` (PostgreSQL; SQLite already holds the database write lock), with
+    freshly read values even for rows the session has already loaded."""
+    return statement.with_for_update(skip_locked=skip_locked).execution_options(populate_existing=True)
+
+
+def clock(now: dt.datetime | None) -> dt.datetime:
+    """The service's notion of now: the caller's clock (tests, replays) or the wall clock in UTC."""
+    if now is None:
+        return utcnow()
+    if now.tzinfo is None:
+        raise ValueError("now must be timezone-aware (UTC)")
+    return now

@@ -1,0 +1,290 @@
+"""Players' money: ledger accounts, double-entry postings, deposits, balances and reservations.
+
+Money moves only through :func:`post`: one ledger transaction whose postings sum to zero in every
+currency (checked here, and again by the database when the transaction is sealed), with every
+touched account locked in id order and its stored balance moved by exactly its postings. The
+fixed-multiplier link between a currency and the pool's base unit (R6) goes through the
+``exchange`` accounts, so even a cross-currency movement balances currency by currency.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from sqlalchemy import select
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from .. import paytables
+from ..core.money import ZERO, InvalidAmount, is_multiple_of, parse_amount
+from ..core.paytable import CurrencySpec
+from ..core.round import Action, AutoReason, Bettor, Decision
+from ..extensions import db
+from ..models import (
+    BASE,
+    NON_NEGATIVE_KINDS,
+    AccountKind,
+    Bet,
+    GameRound,
+    LedgerAccount,
+    LedgerTransaction,
+    Player,
+    Posting,
+)
+from . import audit
+from .errors import BadRequest, Conflict, InsufficientFunds, NotFound, Unprocessable
+from .unit import locked, transactional
+
+#: round phases in which a bet's money is still in play
+LIVE_PHASES = ("betting", "pre_flop", "flop", "turn", "showdown")
+
+
+class LedgerImbalance(RuntimeError):
+    """A programming error: a ledger transaction that does not sum to zero per currency."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One leg to post: ``amount`` (signed) on ``account``; ``player_id`` says whose bet it concerns."""
+
+    account: LedgerAccount
+    amount: Decimal
+    memo: str
+    player_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    id: int
+    username: str
+    currency: str
+    is_bot: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Balance:
+    """``reserved`` is what the player's open bets may still ask for (the Flop bet and later bets,
+    R2.3-R2.5), so ``available`` is what a new bet may use."""
+
+    player_id: int
+    currency: str
+    balance: Decimal
+    reserved: Decimal
+    available: Decimal
+
+
+@dataclass(frozen=True, slots=True)
+class PostingView:
+    transaction_id: int
+    kind: str
+    at: dt.datetime
+    amount: Decimal
+    memo: str
+    round_id: int | None
+
+
+# --- accounts -----------------------------------------------------------------------------------
+
+def _account(code: str, kind: AccountKind, currency: str, **links: int | None) -> LedgerAccount:
+    account = db.session.scalars(select(LedgerAccount).where(LedgerAccount.code == code)).first()
+    if account is None:
+        account = LedgerAccount(code=code, kind=kind.value, currency=currency, balance=ZERO,
+                                may_go_negative=kind not in NON_NEGATIVE_KINDS, **links)
+        db.session.add(account)
+        db.session.flush()
+    return account
+
+
+def wallet_account(player: Player) -> LedgerAccount:
+    return _account(f"wallet:{player.id}", AccountKind.WALLET, player.currency, player_id=player.id)
+
+
+def in_play_account(round_id: int, currency: str) -> LedgerAccount:
+    """One round's stakes in one currency until settlement or void."""
+    return _account(f"in_play:{round_id}:{currency}", AccountKind.IN_PLAY, currency, round_id=round_id)
+
+
+def house_account(kind: AccountKind, currency: str) -> LedgerAccount:
+    """The house's per-currency accounts: ``house``, ``exchange``, ``cashier``, ``seed``, ``correction``."""
+    return _account(f"{kind.value}:{currency}", kind, currency)
+
+
+def pool_account(pool_id: int) -> LedgerAccount:
+    return _account(f"pool:{pool_id}", AccountKind.POOL, BASE, pool_id=pool_id)
+
+
+def lock_accounts(accounts: Iterable[LedgerAccount]) -> None:
+    """Lock the accounts (``FOR UPDATE``) in id order and refresh their balances."""
+    ids = sorted({account.id for account in accounts})
+    db.session.scalars(locked(select(LedgerAccount).where(LedgerAccount.id.in_(ids)).order_by(LedgerAccount.id))).all()
+
+
+def post(kind: str, entries: Sequence[Entry], *, round_id: int | None = None,
+         idempotency_key: str | None = None) -> LedgerTransaction:
+    """Record one balanced ledger transaction and move the stored balances (joins the caller's
+    transaction). Raises :class:`InsufficientFunds` when a wallet would go negative."""
+    legs = [entry for entry in entries if entry.amount != 0]
+    totals: dict[str, Decimal] = defaultdict(lambda: ZERO)
+    for entry in legs:
+        totals[entry.account.currency] += entry.amount
+    unbalanced = {currency: total for currency, total in totals.items() if total != 0}
+    if unbalanced:
+        raise LedgerImbalance(f"ledger transaction {kind}: postings do not sum to zero: {unbalanced}")
+    lock_accounts(entry.account for entry in legs)
+    for entry in legs:
+        entry.account.balance += entry.amount
+    for entry in legs:
+        if not entry.account.may_go_negative and entry.account.balance < 0:
+            if entry.account.kind == AccountKind.WALLET:
+                raise InsufficientFunds(f"balance: not enough {entry.account.currency} for {entry.memo}")
+            raise LedgerImbalance(f"account {entry.account.code} would go negative")
+    transaction = LedgerTransaction(kind=kind, round_id=round_id, idempotency_key=idempotency_key, sealed=False)
+    db.session.add(transaction)
+    db.session.flush()
+    db.session.add_all(Posting(transaction_id=transaction.id, account_id=entry.account.id,
+                               currency=entry.account.currency, amount=entry.amount, memo=entry.memo,
+                               player_id=entry.player_id) for entry in legs)
+    db.session.flush()
+    transaction.sealed = True  # the database checks the balance per currency on sealing
+    db.session.flush()
+    return transaction
+
+
+def transfer(kind: str, source: LedgerAccount, target: LedgerAccount, amount: Decimal, memo: str, *,
+             player_id: int | None = None, round_id: int | None = None,
+             idempotency_key: str | None = None) -> LedgerTransaction:
+    """A two-leg transaction in one currency."""
+    return post(kind, [Entry(source, -amount, memo, player_id), Entry(target, amount, memo, player_id)],
+                round_id=round_id, idempotency_key=idempotency_key)
+
+
+# --- players ------------------------------------------------------------------------------------
+
+def currency_spec(currency: str) -> CurrencySpec:
+    """R6: the currency as the standard paytable defines it (multiplier and smallest unit)."""
+    try:
+        return paytables.resolve().currency(currency)
+    except KeyError as error:
+        raise Unprocessable(f"currency: {error.args[0]}", "currency") from None
+
+
+def amount_of(value: Decimal | str | int, field: str) -> Decimal:
+    """A request's amount as an exact Decimal (floats refused), or :class:`BadRequest` naming the field."""
+    try:
+        return parse_amount(value, field=field)
+    except InvalidAmount as error:
+        raise BadRequest(str(error), field) from None
+
+
+def player_row(player_id: int) -> Player:
+    """The player, or :class:`NotFound`."""
+    player = db.session.get(Player, player_id)
+    if player is None:
+        raise NotFound(f"player: no player {player_id}", "player")
+    return player
+
+
+def _view(player: Player) -> PlayerView:
+    return PlayerView(player.id, player.username, player.currency, player.is_bot)
+
+
+@transactional
+def create_player(username: str, password: str, currency: str, *, is_bot: bool = False) -> PlayerView:
+    """A player with a wallet in one account currency (R6: one the paytable knows)."""
+    username = username.strip()
+    if not username or len(username) > 64:
+        raise Unprocessable("username: 1 to 64 characters", "username")
+    if not password:
+        raise Unprocessable("password: must not be empty", "password")
+    currency_spec(currency)
+    if db.session.scalars(select(Player).where(Player.username == username)).first() is not None:
+        raise Conflict(f"username: {username!r} is taken", "username")
+    player = Player(username=username, password_hash=generate_password_hash(password), currency=currency,
+                    is_bot=is_bot)
+    db.session.add(player)
+    db.session.flush()
+    wallet_account(player)
+    audit.record(audit.SYSTEM, "player_created", player_id=player.id, username=username, currency=currency)
+    return _view(player)
+
+
+@transactional
+def find_player(username: str) -> PlayerView | None:
+    player = db.session.scalars(select(Player).where(Player.username == username)).first()
+    return None if player is None else _view(player)
+
+
+@transactional
+def check_password(username: str, password: str) -> PlayerView | None:
+    """The player when the password matches, else None (the web layer's login)."""
+    player = db.session.scalars(select(Player).where(Player.username == username)).first()
+    if player is None or not check_password_hash(player.password_hash, password):
+        return None
+    return _view(player)
+
+
+# --- money in, balances -------------------------------------------------------------------------
+
+@transactional
+def deposit(player_id: int, amount: Decimal | str | int, idempotency_key: str, *, actor: str = audit.SYSTEM,
+            now: dt.datetime | None = None) -> Balance:
+    """Credit a wallet from the cashier (demo money or an operator's deposit). The same
+    ``idempotency_key`` again returns the balance without a second credit."""
+    player = player_row(player_id)
+    value = amount_of(amount, "amount")
+    spec = currency_spec(player.currency)
+    if value <= 0 or not is_multiple_of(value, spec.unit):
+        raise Unprocessable(f"amount {value}: must be a positive whole number of {player.currency} {spec.unit}",
+                            "amount")
+    wallet = wallet_account(player)
+    cashier = house_account(AccountKind.CASHIER, player.currency)
+    lock_accounts([wallet, cashier])
+    key = f"deposit:{idempotency_key}"
+    previous = db.session.scalars(select(LedgerTransaction).where(LedgerTransaction.idempotency_key == key)).first()
+    if previous is None:
+        transfer("deposit", cashier, wallet, value, "deposit", player_id=player.id, idempotency_key=key)
+        audit.record(actor, "deposit", player_id=player.id, now=now, amount=value, currency=player.currency,
+                     key=idempotency_key)
+    elif not any(p.account_id == wallet.id and p.amount == value for p in previous.postings):
+        raise Conflict(f"idempotency_key: {idempotency_key!r} was used for another deposit", "idempotency_key")
+    return _balance(player)
+
+
+def bettor_of(bet: Bet) -> Bettor:
+    """A stored bet as the core's :class:`Bettor` (its decisions included): the one place where
+    rows become the state machine's bettors."""
+    decisions = {d.street: Decision(d.street, Action(d.action), None if d.automatic is None else AutoReason(d.automatic),
+                                    d.decided_at) for d in bet.decisions}
+    return Bettor(str(bet.player_id), bet.currency, bet.ante, bet.bonus, bet.progressive, decisions, bet.connected)
+
+
+def reserved(player_id: int) -> Decimal:
+    """What the player's bets on unfinished rounds may still ask for (core ``Bettor.exposure``)."""
+    bets = db.session.scalars(select(Bet).join(GameRound).where(Bet.player_id == player_id,
+                                                                 GameRound.phase.in_(LIVE_PHASES))).all()
+    return sum((bettor_of(bet).exposure for bet in bets), ZERO)
+
+
+def _balance(player: Player) -> Balance:
+    wallet = wallet_account(player)
+    held = reserved(player.id)
+    return Balance(player.id, player.currency, wallet.balance, held, wallet.balance - held)
+
+
+@transactional
+def balance(player_id: int) -> Balance:
+    """The wallet balance, what open bets reserve and what is available for new bets."""
+    return _balance(player_row(player_id))
+
+
+@transactional
+def postings(player_id: int, limit: int = 50) -> list[PostingView]:
+    """The latest postings on the player's wallet, newest first."""
+    wallet = wallet_account(player_row(player_id))
+    rows = db.session.execute(
+        select(Posting, LedgerTransaction).join(LedgerTransaction)
+        .where(Posting.account_id == wallet.id).order_by(Posting.id.desc()).limit(limit)).all()
+    return [PostingView(tx.id, tx.kind, tx.created_at, p.amount, p.memo, tx.round_id) for p, tx in rows]

@@ -1,0 +1,81 @@
+"""Helpers for the service tests: players with money, a pool, tables, rigged decks, a fixed clock."""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+from collections.abc import Sequence
+from decimal import Decimal
+
+import pytest
+
+from casino_holdem.core.cards import FULL_DECK, Card, parse_cards
+from casino_holdem.core.round import BOARD_POSITIONS, DEALER_POSITIONS, PLAYER_POSITIONS
+from casino_holdem.services import jackpot, tables, verify, wallet
+
+T0 = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.UTC)
+SECOND = dt.timedelta(seconds=1)
+BETTING, DECISION = 10, 10
+
+
+def deck_with(player: str, dealer: str, board: str) -> tuple[Card, ...]:
+    """A deck that deals these cards by R1's order (the rest in a fixed order)."""
+    placed: dict[int, Card] = {}
+    for positions, text in ((PLAYER_POSITIONS, player), (DEALER_POSITIONS, dealer), (BOARD_POSITIONS, board)):
+        placed.update(zip(positions, parse_cards(text.split())))
+    rest = iter(card for card in FULL_DECK if card not in placed.values())
+    return tuple(placed.get(i) or next(rest) for i in range(52))
+
+
+class Casino:
+    """Builds players, a pool and tables through the services, and drives rounds."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.names = itertools.count(1)
+        self.decks: list[tuple[Card, ...]] = []
+        original = tables.secure_shuffle
+        monkeypatch.setattr(tables, "secure_shuffle", lambda: self.decks.pop(0) if self.decks else original())
+
+    def player(self, currency: str = "USD", amount: str = "1000") -> int:
+        player = wallet.create_player(f"p{next(self.names)}", "secret", currency)
+        if Decimal(amount):
+            wallet.deposit(player.id, amount, f"fund:{player.id}")
+        return player.id
+
+    def pool(self, seed: str = "0") -> int:
+        pool = jackpot.ensure_pool(f"pool{next(self.names)}")
+        if Decimal(seed):
+            jackpot.top_up(pool.id, seed, "test seed", "tester")
+        return pool.id
+
+    def table(self, pool_id: int | None = None, **settings: object) -> int:
+        options: dict[str, object] = {"ante_min": Decimal(1), "ante_max": Decimal(500), "bonus_min": Decimal(1),
+                                      "bonus_max": Decimal(100), "betting_seconds": BETTING,
+                                      "decision_seconds": DECISION, **settings}
+        return tables.create_table(f"t{next(self.names)}", pool_id or self.pool(), **options).id  # type: ignore[arg-type]
+
+    def open(self, table_id: int, deck: Sequence[Card] | None = None, now: dt.datetime = T0) -> int:
+        """Open the table's next round (on ``deck`` when given); returns its id."""
+        if deck is not None:
+            self.decks.append(tuple(deck))
+        step = tables.advance(table_id, now)
+        assert step is not None and step.event == "opened"
+        return step.round_id
+
+    def run(self, table_id: int, now: dt.datetime, steps: int = 10) -> list[str]:
+        """Advance as far as due at ``now``; the events."""
+        events = []
+        for _ in range(steps):
+            step = tables.advance(table_id, now)
+            if step is None:
+                break
+            events.append(step.event)
+        return events
+
+    @staticmethod
+    def balance(player_id: int) -> Decimal:
+        return wallet.balance(player_id).balance
+
+    @staticmethod
+    def assert_sound() -> None:
+        assert verify.audit_ledger() == []

@@ -1,0 +1,90 @@
+"""The dealer loop with the demo bots, and the operating commands (init-db, replay, audit-ledger)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from freezegun import freeze_time
+from servicekit import T0
+from sqlalchemy import func, select, text
+
+from casino_holdem.cli import main
+from casino_holdem.extensions import db
+from casino_holdem.models import Decision, GameRound
+from casino_holdem.services import dealer, demo, verify
+
+
+def test_the_demo_casino_deals_by_itself(db_app_demo) -> None:
+    with freeze_time(T0) as frozen:
+        bots = dealer.Bots(random.Random(7))
+        for _ in range(60):
+            bots.play()
+            dealer.tick()
+            frozen.tick(dt.timedelta(seconds=1))
+    settled = db.session.scalars(select(GameRound.id).where(GameRound.phase == "settled")).all()
+    automatic = db.session.scalar(select(func.count()).select_from(Decision).where(Decision.automatic.is_not(None)))
+    db.session.rollback()
+    assert len(settled) >= 9 and automatic > 0
+    assert verify.audit_ledger() == []
+    assert all(verify.replay(round_id).identical for round_id in settled)
+
+
+@pytest.fixture
+def db_app_demo(db):
+    demo.ensure_demo_data(betting_seconds=2, decision_seconds=1)
+    return db
+
+
+def test_the_loop_runs_in_a_thread_until_stopped(app, db_app_demo) -> None:
+    stop = threading.Event()
+    thread = threading.Thread(target=dealer.run, kwargs={"app": app, "stop": stop, "bots": dealer.Bots(),
+                                                         "tick_seconds": 0.05})
+    thread.start()
+    time.sleep(1.0)
+    stop.set()
+    thread.join(timeout=10)
+    assert not thread.is_alive()
+    db.session.rollback()
+    assert db.session.scalar(select(func.count()).select_from(GameRound)) == 3  # one open round per table
+
+
+def test_operating_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CASINO_DATABASE_URL", f"sqlite:///{tmp_path / 'ops.sqlite3'}")
+    monkeypatch.setenv("CASINO_SECRET_KEY", "test")
+    monkeypatch.setenv("CASINO_BETTING_SECONDS", "2")
+    monkeypatch.setenv("CASINO_DECISION_SECONDS", "1")
+    runner = CliRunner()
+    for _ in range(2):
+        result = runner.invoke(main, ["init-db", "--demo"])
+        assert result.exit_code == 0, result.output
+    assert "demo1" in result.output
+    assert runner.invoke(main, ["audit-ledger"]).exit_code == 0
+    assert runner.invoke(main, ["replay", "1"]).exit_code == 2  # no such round
+    from casino_holdem import create_app
+
+    app = create_app()
+    with app.app_context(), freeze_time(T0) as frozen:
+        bots = dealer.Bots(random.Random(3), bet_chance=1.0)
+        for _ in range(40):
+            bots.play()
+            dealer.tick()
+            frozen.tick(dt.timedelta(seconds=1))
+        settled = db.session.scalars(select(GameRound.id).where(GameRound.phase == "settled")).first()
+        db.session.rollback()
+    assert settled is not None
+    result = runner.invoke(main, ["replay", str(settled), "--json"])
+    assert result.exit_code == 0 and '"identical": true' in result.output
+    with app.app_context(), db.engine.begin() as connection:
+        connection.execute(text("UPDATE bets SET returned = returned + 1 WHERE round_id = :r"), {"r": settled})
+    result = runner.invoke(main, ["replay", str(settled)])
+    assert result.exit_code == 1 and "DIFFERS" in result.output
+    with app.app_context(), db.engine.begin() as connection:
+        connection.execute(text("UPDATE ledger_accounts SET balance = balance + 1 WHERE code = 'wallet:1'"))
+    result = runner.invoke(main, ["audit-ledger"])
+    assert result.exit_code == 1 and "wallet:1" in result.output

@@ -1,0 +1,87 @@
+"""R9: a void round refunds every stake still in play, reverses the pool contributions, keeps a
+fold made before the incident, lets the Bonus stand after a shuffler jam, and is audited."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from servicekit import SECOND, T0, deck_with
+from sqlalchemy import select
+
+from casino_holdem.models import AuditEntry
+from casino_holdem.services import jackpot, tables, verify
+from casino_holdem.services.errors import BadRequest, Conflict, Unprocessable
+
+
+@pytest.fixture
+def in_play(casino):
+    """Two bettors with Ante 10, Bonus 5 and the Progressive; the hole cards dealt (Player A-A)."""
+    pool = casino.pool(seed="50")
+    table = casino.table(pool)
+    alice, bob = casino.player(), casino.player()
+    round_id = casino.open(table, deck_with("Ac Ad", "4h Kd", "9s 8s 2c 3h Jd"))
+    for player in (alice, bob):
+        tables.place_bets(player, table, "10", "5", True, request_id=f"p{player}", now=T0)
+    casino.run(table, T0 + 10 * SECOND)
+    return casino, pool, table, round_id, alice, bob
+
+
+def test_r9_void_during_betting_refunds_everything(casino) -> None:
+    pool = casino.pool(seed="50")
+    table, player = casino.table(pool), casino.player()
+    round_id = casino.open(table)
+    tables.place_bets(player, table, "10", "5", True, request_id="p", now=T0)
+    tables.void_round(round_id, "card_exposed_during_betting", operator="pit", now=T0 + SECOND)
+    assert casino.balance(player) == Decimal(1000)
+    assert jackpot.pool_view(pool).amount == Decimal(50)
+    assert verify.replay(round_id).identical
+    casino.assert_sound()
+
+
+def test_r9_a_fold_before_the_incident_stands(in_play) -> None:
+    casino, pool, table, round_id, alice, bob = in_play
+    tables.decide(alice, round_id, "fold", request_id="a", now=T0 + 11 * SECOND)
+    tables.decide(bob, round_id, "flop", request_id="b", now=T0 + 11 * SECOND)
+    casino.run(table, T0 + 12 * SECOND)
+    view = tables.void_round(round_id, "misdeal", operator="pit", now=T0 + 13 * SECOND)
+    assert view["result"]["void"] == {"reason": "misdeal", "stage": "flop"} and "deck" in view["reveal"]
+    assert casino.balance(alice) == Decimal(1000 - 10 - 5)  # Ante and Bonus lost; Progressive refunded
+    assert casino.balance(bob) == Decimal(1000)
+    assert jackpot.pool_view(pool).amount == Decimal(50)
+    assert verify.replay(round_id).identical
+    casino.assert_sound()
+
+
+def test_r9_after_a_shuffler_jam_the_bonus_stands(in_play) -> None:
+    casino, _pool, _table, round_id, alice, bob = in_play
+    tables.void_round(round_id, "shuffler_jam", operator="pit", now=T0 + 11 * SECOND)
+    for player in (alice, bob):  # A-A pays 30 to 1 (R4); every other stake comes back
+        assert casino.balance(player) == Decimal(1000 + 5 * 30)
+    casino.assert_sound()
+
+
+def test_r9_a_void_is_audited_and_happens_once(in_play, db) -> None:
+    casino, _pool, table, round_id, _alice, _bob = in_play
+    with pytest.raises(Unprocessable, match="stage"):
+        tables.void_round(round_id, "misdeal", "river", operator="pit")
+    with pytest.raises(BadRequest):
+        tables.void_round(round_id, "bad luck", operator="pit")
+    tables.void_round(round_id, "dropped_card_seen", "hole_cards", operator="pit")
+    with pytest.raises(Conflict, match="R9"):
+        tables.void_round(round_id, "misdeal", operator="pit")
+    entry = db.session.scalars(select(AuditEntry).where(AuditEntry.action == "round_void")).one()
+    assert (entry.actor, entry.detail["reason"], entry.detail["stage"]) == ("operator:pit", "dropped_card_seen",
+                                                                           "hole_cards")
+    assert casino.run(table, T0 + 20 * SECOND) == ["opened"]  # the table goes on with a new round
+
+
+def test_r9_operator_pool_corrections_are_audited_and_never_below_zero(casino, db) -> None:
+    pool = casino.pool(seed="10")
+    assert jackpot.correct(pool, "-2.5", "meter showed a wrong amount", "boss").amount == Decimal("7.5")
+    with pytest.raises(Unprocessable, match="below zero"):
+        jackpot.correct(pool, "-8", "too much", "boss")
+    with pytest.raises(Unprocessable, match="reason"):
+        jackpot.correct(pool, "1", " ", "boss")
+    assert db.session.scalars(select(AuditEntry).where(AuditEntry.action == "pool_correction")).one().actor == "operator:boss"
+    casino.assert_sound()

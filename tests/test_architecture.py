@@ -1,0 +1,20 @@
+"""ARCHITECTURE.md: the layering is checked, not hoped for (import-linter contracts in pyproject)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_import_contracts_are_kept() -> None:
+    lint = shutil.which("lint-imports", path=str(Path(sys.executable).parent)) or shutil.which("lint-imports")
+    if lint is None:
+        pytest.skip("import-linter is not installed (pip install -e '.[dev]')")
+    done = subprocess.run([lint], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
