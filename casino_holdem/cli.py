@@ -228,6 +228,11 @@ def _flatten(node: dict[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]
             yield from _flatten(value, f"{prefix}{key}.")
         else:
             yield f"{prefix}{key}", value
-from .ops_cli import register_ops; register_ops(main)  # noqa: E402,E702 (operating commands, issue 5)
 
 
+# --- the operating (issue 5) and compliance (issue 4) commands register themselves on `main` ---
+from .compliance.commands import register_compliance  # noqa: E402 (they import helpers from here)
+from .ops_cli import register_ops  # noqa: E402
+
+register_ops(main)
+register_compliance(main)

@@ -1,0 +1,35 @@
+"""Fixtures of the compliance tests: the full enumeration (computed once per session, never read
+from a cache, so the engine itself is tested) and a second paytable with a seed and a flush
+qualifier."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from casino_holdem.compliance.exact import Enumeration, load_enumeration
+from casino_holdem.core.paytable import Paytable, load_paytable
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="session")
+def enumeration() -> Enumeration:
+    return load_enumeration(use_cache=False)
+
+
+@pytest.fixture(scope="session")
+def house_flush() -> Paytable:
+    return load_paytable(ROOT / "tests" / "paytables" / "house-flush-v1.toml")
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Commands under test never read or write the user's enumeration cache."""
+    monkeypatch.setenv("CASINO_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cache"))
+
+
+@pytest.fixture(scope="session")
+def house_flush_path() -> str:
+    return str(ROOT / "tests" / "paytables" / "house-flush-v1.toml")
