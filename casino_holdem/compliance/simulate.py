@@ -135,14 +135,15 @@ class Units:
 
 # --- dealing ----------------------------------------------------------------------------------
 
-def deal(rng: np.random.Generator, rounds: int) -> npt.NDArray[np.uint8]:
-    """(rounds, 9) card ids, uniform over ordered 9-tuples of distinct cards — the law of the
-    Player, Dealer and board cards dealt from a uniformly shuffled deck (R1; burns do not change
-    it). Rows with a repeated card are drawn again (rejection keeps the law exact)."""
-    cards = _uniform_cards(rng, rounds)
+def deal(rng: np.random.Generator, rounds: int, size: int = CARDS_PER_ROUND) -> npt.NDArray[np.uint8]:
+    """(rounds, size) card ids, uniform over ordered tuples of distinct cards; with the default
+    size 9, the law of the Player, Dealer and board cards dealt from a uniformly shuffled deck (R1;
+    burns do not change it). Rows with a repeated card are drawn again (rejection keeps the law
+    exact). Also the random hands of the evaluator's tests and benchmark."""
+    cards = _uniform_cards(rng, rounds, size)
     redo = np.flatnonzero(_repeats(cards))
     while redo.size:
-        cards[redo] = _uniform_cards(rng, redo.size)
+        cards[redo] = _uniform_cards(rng, redo.size, size)
         redo = redo[_repeats(cards[redo])]
     return cards
 
@@ -151,15 +152,15 @@ def deal(rng: np.random.Generator, rounds: int) -> npt.NDArray[np.uint8]:
 _ACCEPT = 65536 - 65536 % 52
 
 
-def _uniform_cards(rng: np.random.Generator, rounds: int) -> npt.NDArray[np.uint8]:
-    """(rounds, 9) independent uniform card ids, from the generator's raw 64-bit output."""
-    size = rounds * CARDS_PER_ROUND
-    draws = rng.bit_generator.random_raw(-(-size // 4)).view(np.uint16)[:size].copy()
+def _uniform_cards(rng: np.random.Generator, rounds: int, size: int) -> npt.NDArray[np.uint8]:
+    """(rounds, size) independent uniform card ids, from the generator's raw 64-bit output."""
+    count = rounds * size
+    draws = rng.bit_generator.random_raw(-(-count // 4)).view(np.uint16)[:count].copy()
     redo = np.flatnonzero(draws >= _ACCEPT)
     while redo.size:
         draws[redo] = rng.bit_generator.random_raw(redo.size).astype(np.uint16)
         redo = redo[draws[redo] >= _ACCEPT]
-    return (draws % 52).astype(np.uint8).reshape(rounds, CARDS_PER_ROUND)
+    return (draws % 52).astype(np.uint8).reshape(rounds, size)
 
 
 def _repeats(cards: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:

@@ -20,6 +20,7 @@ from casino_holdem.core.evaluator import (
     evaluate_batch,
     strength_of,
 )
+from casino_holdem.compliance.simulate import deal
 from reference import ref_best_five, ref_key, ref_key5
 
 def sign(value: int) -> int:
@@ -41,17 +42,6 @@ def colex_combinations(n: int, k: int) -> np.ndarray:
             blocks.append(np.hstack([prefix, np.full((len(prefix), 1), top, np.uint8)]))
         table = np.concatenate(blocks)
     return table
-
-
-def random_hands(rng: np.random.Generator, count: int, size: int) -> np.ndarray:
-    """``count`` rows of ``size`` distinct card ids, redrawing rows that repeat a card."""
-    hands = rng.integers(0, 52, size=(count, size), dtype=np.int8)
-    while True:
-        ordered = np.sort(hands, axis=1)
-        bad = np.flatnonzero((ordered[:, 1:] == ordered[:, :-1]).any(axis=1))
-        if not bad.size:
-            return hands
-        hands[bad] = rng.integers(0, 52, size=(bad.size, size), dtype=np.int8)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -294,7 +284,7 @@ def test_r7_equal_strength_exactly_when_tied_on_many_pairs() -> None:
 
 def test_r7_batch_equals_scalar_on_a_million_seven_card_hands() -> None:
     rng = np.random.default_rng(20240607)
-    ids = random_hands(rng, 1_000_000, 7)
+    ids = deal(rng, 1_000_000, 7)
     batch = evaluate_batch(ids)
     assert batch.shape == (1_000_000,) and np.issubdtype(batch.dtype, np.integer)
     scalar = [strength_of([FULL_DECK[i] for i in row]) for row in ids.tolist()]
@@ -304,14 +294,14 @@ def test_r7_batch_equals_scalar_on_a_million_seven_card_hands() -> None:
 @pytest.mark.parametrize("size", [5, 6])
 def test_r7_batch_equals_scalar_on_five_and_six_card_hands(size: int) -> None:
     rng = np.random.default_rng(size)
-    ids = random_hands(rng, 100_000, size)
+    ids = deal(rng, 100_000, size)
     scalar = [strength_of([FULL_DECK[i] for i in row]) for row in ids.tolist()]
     assert evaluate_batch(ids).tolist() == scalar
 
 
 @pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16])
 def test_r7_batch_accepts_integer_dtypes(dtype: type) -> None:
-    ids = random_hands(np.random.default_rng(3), 300_000, 7)
+    ids = deal(np.random.default_rng(3), 300_000, 7)
     expected = evaluate_batch(ids)
     assert (evaluate_batch(ids.astype(dtype)) == expected).all()
     assert (evaluate_batch(np.asfortranarray(ids.astype(dtype))) == expected).all()
