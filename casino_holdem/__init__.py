@@ -66,4 +66,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     with app.app_context():
         for engine in db.engines.values():
             configure_engine(engine)
+    from .web import init_web  # the players' pages, API and event streams (issue 6)
+
+    init_web(app)
     return app

@@ -230,9 +230,11 @@ def _flatten(node: dict[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]
             yield f"{prefix}{key}", value
 
 
-# --- the operating (issue 5) and compliance (issue 4) commands register themselves on `main` ---
+# --- the operating, operator (issue 5) and compliance (issue 4) commands register on `main` ---
 from .compliance.commands import register_compliance  # noqa: E402 (they import helpers from here)
+from .operator_cli import register_operator  # noqa: E402
 from .ops_cli import register_ops  # noqa: E402
 
 register_ops(main)
+register_operator(main)
 register_compliance(main)

@@ -354,6 +354,8 @@ class AuditEntry(db.Model):  # type: ignore[name-defined,misc]
     """Append-only: who did what, when, to which table/round/player, with a JSON detail."""
 
     __tablename__ = "audit_log"
+    #: the login rate limit reads recent failures by action and time
+    __table_args__ = (Index("ix_audit_log_action_at", "action", "at"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     at: Mapped[dt.datetime] = mapped_column(UTCDateTime)

@@ -16,12 +16,19 @@ DEFAULT_REFERENCE = "standard"
 
 
 def resolve(reference: str | None = None) -> Paytable:
-    """Load ``reference`` ("standard", "standard@1" or a file path); None = the newest standard."""
-    return load_paytable(paytable_path(reference or DEFAULT_REFERENCE, paytable_dir()))
+    """Load ``reference`` ("standard", "standard@1" or a file path); None = the newest standard.
+    Parsed files are cached by absolute path and modification time (pages ask on every request)."""
+    path = paytable_path(reference or DEFAULT_REFERENCE, paytable_dir())
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError:
+        return load_paytable(path)  # raises the InvalidPaytable that says why
+    return _cached(path.resolve(), stamp)
 
 
 @lru_cache(maxsize=64)
 def _cached(path: Path, mtime_ns: int) -> Paytable:
+    """One parse per file version (the modification time is part of the key)."""
     return load_paytable(path)
 
 
@@ -30,7 +37,7 @@ def by_version(paytable_id: str, version: int, sha256: str | None = None) -> Pay
     used version is never edited)."""
     path = paytable_dir() / f"{paytable_id}-v{version}.toml"
     try:
-        paytable = _cached(path, path.stat().st_mtime_ns)
+        paytable = _cached(path.resolve(), path.stat().st_mtime_ns)
     except OSError:
         raise InvalidPaytable([f"no paytable file {path.name} in {path.parent}"], f"{paytable_id}@{version}") from None
     if sha256 is not None and paytable.sha256 != sha256:

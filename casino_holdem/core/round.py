@@ -81,6 +81,8 @@ AUTOMATIC = {Phase.PRE_FLOP: Action.FOLD, Phase.FLOP: Action.CHECK, Phase.TURN: 
 RULE = {Phase.PRE_FLOP: "R2.3", Phase.FLOP: "R2.4", Phase.TURN: "R2.5"}
 NEXT_PHASE = {Phase.BETTING: Phase.PRE_FLOP, Phase.PRE_FLOP: Phase.FLOP,
               Phase.FLOP: Phase.TURN, Phase.TURN: Phase.SHOWDOWN}
+#: R2.3-R2.5: the Flop bet is 2 × Ante; the Turn and River bets are 1 × Ante each
+ANTE_MULTIPLE = {Action.FLOP: 2, Action.BET: 1}
 DEALS_ON_ENTRY = {Phase.PRE_FLOP: "hole_cards", Phase.FLOP: "flop", Phase.TURN: "turn", Phase.SHOWDOWN: "river"}
 
 
@@ -128,13 +130,13 @@ class Bettor:
 
     def stake(self) -> Stake:
         """The bets as they stand (R2): Flop 2 × Ante, Turn/River 1 × Ante when made."""
-        def made(street: str, action: Action, size: int) -> Decimal:
+        def made(street: str, action: Action) -> Decimal:
             decision = self.decisions.get(street)
-            return self.ante * size if decision is not None and decision.action is action else ZERO
+            return self.ante * ANTE_MULTIPLE[action] if decision is not None and decision.action is action else ZERO
 
         return Stake(self.id, self.currency, self.ante, self.bonus, self.progressive,
-                     flop=made("preflop", Action.FLOP, 2), turn=made("flop", Action.BET, 1),
-                     river=made("turn", Action.BET, 1), folded=self.folded)
+                     flop=made("preflop", Action.FLOP), turn=made("flop", Action.BET),
+                     river=made("turn", Action.BET), folded=self.folded)
 
     @property
     def committed(self) -> Decimal:
@@ -147,7 +149,9 @@ class Bettor:
         bets (2 + 1 + 1 × Ante) less what is already made. Services reserve it (issue 5)."""
         if self.folded:
             return ZERO
-        return self.ante * 4 - (self.stake().flop + self.stake().turn + self.stake().river)
+        stake = self.stake()
+        most = ANTE_MULTIPLE[Action.FLOP] + 2 * ANTE_MULTIPLE[Action.BET]
+        return self.ante * most - (stake.flop + stake.turn + stake.river)
 
 
 @dataclass(slots=True)

@@ -149,6 +149,12 @@ def ensure_pool(name: str) -> PoolView:
 
 
 @transactional
+def list_pools() -> list[PoolView]:
+    """Every jackpot pool with its meters (R6)."""
+    return [_view(pool) for pool in db.session.scalars(select(JackpotPool).order_by(JackpotPool.id))]
+
+
+@transactional
 def pool_view(pool_id: int) -> PoolView:
     """The pool and its meter in every currency (R6)."""
     pool = db.session.get(JackpotPool, pool_id)

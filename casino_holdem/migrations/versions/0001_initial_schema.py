@@ -168,6 +168,7 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint('id')
     )
     op.create_index('ix_audit_log_round_id', 'audit_log', ['round_id'])
+    op.create_index('ix_audit_log_action_at', 'audit_log', ['action', 'at'])
 
     op.create_table('bets',
         sa.Column('id', sa.Integer(), nullable=False),

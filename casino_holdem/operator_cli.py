@@ -1,0 +1,215 @@
+"""The operator's commands of ``casino-holdem``: tables, jackpot pools, players and voids.
+
+Each command is one service call (one transaction, audited under ``--operator``). A refused
+request prints the service's one-line reason naming the field and exits 2, changing nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from decimal import Decimal
+from typing import Any, TypeVar
+
+import click
+
+from . import create_app
+from .core.money import format_amount
+from .core.rules import Stage, VoidReason
+
+BAD_INPUT = 2
+T = TypeVar("T")
+
+operator_option = click.option("--operator", required=True, help="Who does this (recorded in the audit log).")
+
+
+@contextmanager
+def _service() -> Iterator[None]:
+    """An app context; a refused request becomes one line on stderr and exit 2."""
+    from .services.errors import ServiceError
+
+    with create_app().app_context():
+        try:
+            yield
+        except ServiceError as error:
+            click.echo(error.message, err=True)
+            sys.exit(BAD_INPUT)
+
+
+def _show(value: Any) -> None:
+    def plain(item: Any) -> Any:
+        if dataclasses.is_dataclass(item) and not isinstance(item, type):
+            return {key: plain(val) for key, val in dataclasses.asdict(item).items()}
+        if isinstance(item, dict):
+            return {key: plain(val) for key, val in item.items()}
+        if isinstance(item, (list, tuple)):
+            return [plain(val) for val in item]
+        return format_amount(item) if isinstance(item, Decimal) else item
+
+    click.echo(json.dumps(plain(value), indent=2))
+
+
+def _call(function: Callable[..., T], *args: Any, **kwargs: Any) -> None:
+    with _service():
+        _show(function(*args, **kwargs))
+
+
+# --- tables -----------------------------------------------------------------------------------
+
+@click.group("table")
+def table_group() -> None:
+    """List, create, open and close tables."""
+
+
+@table_group.command("list")
+def table_list() -> None:
+    """Every table with its paytable, limits (base units), timers and pool."""
+    from .services.tables import list_tables
+
+    _call(list_tables)
+
+
+@table_group.command("create")
+@click.argument("name")
+@click.option("--pool", "pool_id", type=int, required=True, help="The jackpot pool id the table is linked to (R5).")
+@click.option("--paytable", default="standard", show_default=True, help="A paytable id, id@version or file.")
+@click.option("--ante", nargs=2, type=Decimal, default=None, help="Ante MIN MAX in base units (R6 scales them).")
+@click.option("--bonus", nargs=2, type=Decimal, default=None, help="Bonus MIN MAX in base units.")
+@click.option("--max-bettors", type=int, default=None, help="The operator's cap on bettors per round (R1).")
+@click.option("--betting-seconds", type=int, default=15, show_default=True)
+@click.option("--decision-seconds", type=int, default=15, show_default=True, help="Each decision window (R8).")
+@operator_option
+def table_create(name: str, pool_id: int, paytable: str, ante: tuple[Decimal, Decimal] | None,
+                 bonus: tuple[Decimal, Decimal] | None, max_bettors: int | None, betting_seconds: int,
+                 decision_seconds: int, operator: str) -> None:
+    """Create an open table NAME on a paytable file (recorded by id, version and SHA-256)."""
+    from .services.tables import create_table
+
+    _call(create_table, name, pool_id, paytable=paytable, ante_min=ante[0] if ante else None,
+          ante_max=ante[1] if ante else None, bonus_min=bonus[0] if bonus else None,
+          bonus_max=bonus[1] if bonus else None, max_bettors=max_bettors, betting_seconds=betting_seconds,
+          decision_seconds=decision_seconds, operator=operator)
+
+
+def _set_open(is_open: bool) -> Callable[[int, str], None]:
+    def command(table_id: int, operator: str) -> None:
+        from .services.tables import set_table_open
+
+        _call(set_table_open, table_id, is_open, operator)
+
+    return command
+
+
+table_group.command("open", help="Open table TABLE_ID: it deals rounds again.")(
+    operator_option(click.argument("table_id", type=int)(_set_open(True))))
+table_group.command("close", help="Close table TABLE_ID: the round in play finishes, no new round opens.")(
+    operator_option(click.argument("table_id", type=int)(_set_open(False))))
+
+
+# --- jackpot pools ------------------------------------------------------------------------------
+
+@click.group("pool")
+def pool_group() -> None:
+    """Jackpot pools: meters, house top-ups (R5 seed) and audited corrections (R9)."""
+
+
+@pool_group.command("list")
+def pool_list() -> None:
+    """Every pool in base units and its meter in each currency (R6)."""
+    from .services.jackpot import list_pools
+
+    _call(list_pools)
+
+
+@pool_group.command("create")
+@click.argument("name")
+def pool_create(name: str) -> None:
+    """Create an empty pool NAME (or show it when it exists)."""
+    from .services.jackpot import ensure_pool
+
+    _call(ensure_pool, name)
+
+
+@pool_group.command("top-up")
+@click.argument("pool_id", type=int)
+@click.argument("amount")
+@click.option("--reason", required=True)
+@click.option("--key", "idempotency_key", default=None, help="Makes a repeat of this top-up a no-op.")
+@operator_option
+def pool_top_up(pool_id: int, amount: str, reason: str, idempotency_key: str | None, operator: str) -> None:
+    """Put AMOUNT base units of house money into the pool (R5)."""
+    from .services.jackpot import top_up
+
+    _call(top_up, pool_id, amount, reason, operator, idempotency_key=idempotency_key)
+
+
+@pool_group.command("correct")
+@click.argument("pool_id", type=int)
+@click.option("--amount", required=True, help="Signed base units, e.g. --amount -12.5.")
+@click.option("--reason", required=True)
+@operator_option
+def pool_correct(pool_id: int, amount: str, reason: str, operator: str) -> None:
+    """Correct a wrongly displayed pool by --amount signed base units (R9); never below zero (R5)."""
+    from .services.jackpot import correct
+
+    _call(correct, pool_id, amount, reason, operator)
+
+
+# --- players ------------------------------------------------------------------------------------
+
+@click.group("player")
+def player_group() -> None:
+    """Create players and credit their wallets."""
+
+
+@player_group.command("create")
+@click.argument("username")
+@click.option("--currency", required=True, help="The account currency (R6), e.g. USD, RMB, THB.")
+@click.password_option()
+def player_create(username: str, currency: str, password: str) -> None:
+    """Create a player with a wallet in CURRENCY."""
+    from .services.wallet import create_player
+
+    _call(create_player, username, password, currency)
+
+
+@player_group.command("deposit")
+@click.argument("username")
+@click.argument("amount")
+@click.option("--key", "idempotency_key", required=True, help="The cashier's reference: a repeat credits nothing.")
+@operator_option
+def player_deposit(username: str, amount: str, idempotency_key: str, operator: str) -> None:
+    """Credit AMOUNT (the player's currency) to USERNAME's wallet."""
+    from .services import audit
+    from .services.errors import NotFound
+    from .services.wallet import deposit, find_player
+
+    with _service():
+        player = find_player(username)
+        if player is None:
+            raise NotFound(f"username: no player {username!r}", "username")
+        _show(deposit(player.id, amount, idempotency_key, actor=audit.operator_actor(operator)))
+
+
+# --- R9: voids ----------------------------------------------------------------------------------
+
+@click.command("void")
+@click.argument("round_id", type=int)
+@click.option("--reason", required=True, type=click.Choice([r.value for r in VoidReason]))
+@click.option("--stage", type=click.Choice([s.value for s in Stage]), default=None,
+              help="The step during which the incident happened (default: the step under way).")
+@operator_option
+def void(round_id: int, reason: str, stage: str | None, operator: str) -> None:
+    """Void round ROUND_ID (R9): refunds, reversed contributions, an audit entry."""
+    from .services.tables import void_round
+
+    _call(void_round, round_id, reason, stage, operator=operator)
+
+
+def register_operator(group: click.Group) -> None:
+    """Add the operator's commands to the ``casino-holdem`` group."""
+    for command in (table_group, pool_group, player_group, void):
+        group.add_command(command)

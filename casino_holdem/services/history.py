@@ -1,0 +1,44 @@
+"""Game recall: a player's finished rounds, newest first, each as :func:`viewing.public_view`
+shows it to that player: cards, board, decisions (R8 automatic ones with their reason), every
+bet and what it returned, the jackpot awards with ``share_of`` (R5), the paytable id, version and
+SHA-256, and the deck commitment with the revealed deck and nonce (R1) so the player can check
+``sha256(nonce + ":" + deck) == commitment``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import func, select
+
+from ..core.round import Phase
+from ..extensions import db
+from ..models import Bet, GameRound
+from .errors import BadRequest, NotFound
+from .unit import transactional
+from .viewing import public_view
+
+PER_PAGE = 10
+FINISHED = (Phase.SETTLED.value, Phase.VOID.value)
+
+
+@transactional
+def rounds_of(player_id: int, page: int = 1, per_page: int = PER_PAGE) -> dict[str, Any]:
+    """One page of the player's settled and void rounds; only rounds they bet on."""
+    if page < 1:
+        raise BadRequest(f"page: {page} must be 1 or more", "page")
+    mine = (select(GameRound).join(Bet).where(Bet.player_id == player_id, GameRound.phase.in_(FINISHED)))
+    total = db.session.scalar(select(func.count()).select_from(mine.subquery())) or 0
+    rows = db.session.scalars(mine.order_by(GameRound.id.desc()).offset((page - 1) * per_page).limit(per_page))
+    return {"page": page, "per_page": per_page, "total": total, "pages": max(1, -(-total // per_page)),
+            "rounds": [public_view(row, player_id) for row in rows]}
+
+
+@transactional
+def recall(player_id: int, round_id: int) -> dict[str, Any]:
+    """One of the player's rounds; another player's round is not found (it is not theirs to read)."""
+    round_row = db.session.scalars(select(GameRound).join(Bet).where(GameRound.id == round_id,
+                                                                      Bet.player_id == player_id)).first()
+    if round_row is None:
+        raise NotFound(f"round: you have no round {round_id}", "round")
+    return public_view(round_row, player_id)

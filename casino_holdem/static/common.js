@@ -1,0 +1,138 @@
+/* Shared helpers of the pages: the API with its CSRF header, exact amounts, cards, live streams.
+ * Amounts arrive from the server as decimal strings and are only formatted here; the one sum a
+ * page makes (chips on a bet spot) is done on BigInt counts of the currency's smallest digit. */
+"use strict";
+
+const Casino = (() => {
+  const csrfToken = () => document.querySelector('meta[name="csrf-token"]').content;
+
+  /** Call the JSON API; a refusal throws an Error carrying the server's message and field. */
+  async function api(method, path, body) {
+    const response = await fetch(path, {
+      method,
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "Accept": "application/json", "X-CSRF-Token": csrfToken() },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const data = await response.json().catch(() => ({}));
+    if (!response.ok) {
+      const problem = data.error || {};
+      const error = new Error(problem.message || `${response.status} ${response.statusText}`);
+      error.status = response.status;
+      error.field = problem.field || null;
+      throw error;
+    }
+    return data;
+  }
+
+  /** "12.5" with 2 decimals → 1250n; null when the text is not such an amount. */
+  function toUnits(text, decimals) {
+    const match = /^\s*(\d+)(?:\.(\d*))?\s*$/.exec(String(text));
+    if (!match || (match[2] || "").length > decimals) return null;
+    return BigInt(match[1] + (match[2] || "").padEnd(decimals, "0"));
+  }
+
+  /** 1250n with 2 decimals → "12.5" (the shortest exact text, as the server writes amounts). */
+  function fromUnits(units, decimals) {
+    const digits = units.toString().padStart(decimals + 1, "0");
+    const whole = digits.slice(0, digits.length - decimals);
+    const fraction = digits.slice(digits.length - decimals).replace(/0+$/, "");
+    return fraction ? `${whole}.${fraction}` : whole;
+  }
+
+  /** "-1234.5" in {code: "USD", decimals: 2} → "USD -1,234.50". */
+  function money(text, currency) {
+    if (text === null || text === undefined) return "—";
+    const raw = String(text);
+    const sign = raw.startsWith("-") ? "-" : "";
+    const [whole, fraction = ""] = raw.replace(/^[-+]/, "").split(".");
+    const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+    const padded = fraction.length < currency.decimals ? fraction.padEnd(currency.decimals, "0") : fraction;
+    return `${currency.code} ${sign}${grouped}${padded ? "." + padded : ""}`;
+  }
+
+  const SUITS = { c: ["♣", "clubs", "black"], d: ["♦", "diamonds", "red"], h: ["♥", "hearts", "red"],
+                  s: ["♠", "spades", "black"] };
+  const RANKS = { T: ["10", "ten"], J: ["J", "jack"], Q: ["Q", "queen"], K: ["K", "king"], A: ["A", "ace"] };
+
+  function element(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  /** A face-up card, the same markup as templates/_cards.html. */
+  function card(code, fresh) {
+    const [symbol, suitName, colour] = SUITS[code[1]];
+    const [rank, rankName] = RANKS[code[0]] || [code[0], code[0]];
+    const node = element("span", `card ${colour}${fresh ? " new" : ""}`);
+    node.dataset.card = code;
+    node.setAttribute("role", "img");
+    node.setAttribute("aria-label", `${rankName} of ${suitName}`);
+    node.append(element("span", "rank", rank), element("span", "suit", symbol));
+    return node;
+  }
+
+  function faceDown() {
+    const node = element("span", "card back");
+    node.setAttribute("role", "img");
+    node.setAttribute("aria-label", "face-down card");
+    return node;
+  }
+
+  function emptySlot() {
+    const node = element("span", "card slot");
+    node.setAttribute("aria-hidden", "true");
+    return node;
+  }
+
+  /** "two_pair" → "Two pair". */
+  function label(slug) {
+    if (!slug) return "";
+    const text = slug.replace(/_/g, " ");
+    return text.charAt(0).toUpperCase() + text.slice(1);
+  }
+
+  const PHASES = { waiting: "Waiting", betting: "Betting", pre_flop: "Pre-flop", flop: "Flop", turn: "Turn",
+                   showdown: "Showdown", settled: "Settled", void: "Void" };
+  const phaseName = (slug) => PHASES[slug] || label(slug);
+
+  /** Seconds until an ISO deadline on the server's clock, given the server's time when sent. */
+  function secondsLeft(deadline, serverTime, receivedAt) {
+    if (!deadline) return null;
+    const elapsed = (performance.now() - receivedAt) / 1000;
+    return Math.max(0, (Date.parse(deadline) - Date.parse(serverTime)) / 1000 - elapsed);
+  }
+
+  /** Follow an event stream: onState(payload) per update, onLink(up) when the link drops or returns.
+   * EventSource reconnects by itself; a stream refused for good (logged out) goes to the login page. */
+  function follow(url, onState, onLink) {
+    let source = null;
+    let downTimer = null;
+    const open = () => {
+      source = new EventSource(url);
+      source.addEventListener("state", (event) => onState(JSON.parse(event.data), performance.now()));
+      source.onopen = () => { clearTimeout(downTimer); downTimer = null; onLink(true); };
+      source.onerror = () => {
+        if (!downTimer) downTimer = setTimeout(() => onLink(false), 2000);
+        if (source.readyState === EventSource.CLOSED) {
+          fetch("/api/session", { credentials: "same-origin" }).then((r) => r.json()).then((session) => {
+            if (!session.authenticated) window.location.assign("/login?next=" + encodeURIComponent(location.pathname));
+            else setTimeout(open, 2000);
+          }).catch(() => setTimeout(open, 2000));
+        }
+      };
+    };
+    open();
+    window.addEventListener("pagehide", () => source && source.close());
+  }
+
+  function showLink(node, up) {
+    node.textContent = up ? "● live" : "Reconnecting…";
+    node.classList.toggle("down", !up);
+  }
+
+  return { api, toUnits, fromUnits, money, card, faceDown, emptySlot, element, label, phaseName, secondsLeft, follow,
+           showLink };
+})();

@@ -1,0 +1,27 @@
+"""The players' web front end: pages, the JSON API and live event streams (issue 6).
+
+Blueprints: ``auth`` (login, registration, logout), ``lobby``, ``table``, ``history``, ``api``
+(``/api/``, described at ``/api/openapi.json``) and ``events`` (server-sent events). Everything
+a page, response or event shows of a round is built by
+:func:`casino_holdem.services.viewing.public_view`.
+"""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from . import api, auth, errors, events, formatting, history, lobby, security, table
+
+#: defaults of the web settings: seconds between database polls of an event stream, and its lifetime
+DEFAULTS = {"CASINO_SSE_POLL": 0.5, "CASINO_SSE_LIFETIME": 60.0}
+
+
+def init_web(app: Flask) -> None:
+    """Register the web layer on ``app``: session and CSRF settings, error pages, blueprints."""
+    for key, value in DEFAULTS.items():
+        app.config.setdefault(key, value)
+    security.configure(app)
+    errors.register(app)
+    formatting.register(app)
+    for blueprint in (auth.bp, lobby.bp, table.bp, history.bp, api.bp, events.bp):
+        app.register_blueprint(blueprint)

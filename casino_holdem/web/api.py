@@ -1,0 +1,181 @@
+"""The public JSON API (``/api/``), described by :mod:`.openapi` at ``/api/openapi.json``.
+
+Thin: each view reads its input, calls one service and returns its result. Rounds are only
+ever sent as :func:`~casino_holdem.services.viewing.public_view` builds them. Money travels as
+decimal strings; a JSON number with a fraction is refused (floats are not exact).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from decimal import Decimal
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request
+
+from ..core.money import format_amount
+from ..services import accounts, history, tables, viewing
+from ..services.errors import BadRequest
+from ..services.wallet import PlayerView
+from . import openapi
+from .errors import error_response
+from .security import (
+    csrf_token,
+    current_player,
+    log_in,
+    log_out,
+    login_required,
+    player_id,
+)
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+MAX_REQUEST_ID = 128
+
+
+def jsonable(value: Any) -> Any:
+    """Service results as JSON: dataclasses as objects, Decimals as strings, times in ISO 8601."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return jsonable(dataclasses.asdict(value))
+    if isinstance(value, dict):
+        return {key: jsonable(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(item) for item in value]
+    if isinstance(value, Decimal):
+        return format_amount(value)
+    if isinstance(value, dt.datetime):
+        return value.isoformat()
+    return value
+
+
+def _body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise BadRequest("body: a JSON object is required (Content-Type: application/json)")
+    return data
+
+
+def _text(data: dict[str, Any], name: str, *, limit: int = 256) -> str:
+    value = data.get(name)
+    if not isinstance(value, str) or not value or len(value) > limit:
+        raise BadRequest(f"{name}: required, a string of 1 to {limit} characters", name)
+    return value
+
+
+def _player_json(player: PlayerView | None) -> dict[str, Any] | None:
+    return None if player is None else {"id": player.id, "username": player.username, "currency": player.currency}
+
+
+def _session_json() -> Response:
+    player = current_player()
+    return jsonify(authenticated=player is not None, player=_player_json(player), csrf_token=csrf_token())
+
+
+@bp.get("/openapi.json")
+def openapi_document() -> Response:
+    return jsonify(openapi.document())
+
+
+@bp.get("/session")
+def session_state() -> Response:
+    """Who is logged in, and the CSRF token every state-changing request must send."""
+    return _session_json()
+
+
+@bp.post("/session")
+def session_login() -> Response | tuple[Any, int]:
+    data = _body()
+    player = accounts.login(_text(data, "username"), _text(data, "password"), request.remote_addr or "")
+    if player is None:
+        return error_response(401, "login: wrong username or password", "password")
+    log_in(player)
+    return _session_json()
+
+
+@bp.delete("/session")
+def session_logout() -> Response:
+    log_out()
+    return _session_json()
+
+
+@bp.post("/players")
+def register() -> tuple[Response, int]:
+    """A new account in one of the paytable's currencies (R6); the new player is logged in."""
+    data = _body()
+    player = accounts.register(_text(data, "username"), _text(data, "password"), _text(data, "currency"))
+    log_in(player)
+    return _session_json(), 201
+
+
+@bp.get("/me")
+@login_required
+def me() -> Response:
+    return jsonify(viewing.me_view(player_id()))
+
+
+@bp.get("/tables")
+@login_required
+def lobby() -> Response:
+    return jsonify(viewing.lobby_view(player_id()))
+
+
+@bp.get("/tables/<int:table_id>")
+@login_required
+def table(table_id: int) -> Response:
+    return jsonify(viewing.table_view(table_id, player_id()))
+
+
+@bp.post("/tables/<int:table_id>/bets")
+@login_required
+def place_bets(table_id: int) -> tuple[Response, int]:
+    """R2.1: Ante, optional Bonus and Progressive; idempotent by ``request_id``."""
+    data = _body()
+    receipt = tables.place_bets(player_id(), table_id, data.get("ante"), data.get("bonus", "0"),
+                                data.get("progressive", False),
+                                request_id=_text(data, "request_id", limit=MAX_REQUEST_ID))
+    return jsonify(jsonable(receipt)), 201
+
+
+@bp.post("/tables/<int:table_id>/leave")
+@login_required
+def leave(table_id: int) -> Response:
+    """R8: leaving mid-round is a disconnection: the due decision is taken now (fold before the
+    flop, check after it) and later ones as they come."""
+    return jsonify(decisions=jsonable(tables.disconnect(player_id(), table_id)))
+
+
+@bp.post("/tables/<int:table_id>/join")
+@login_required
+def join(table_id: int) -> Response:
+    """R8: back at the table, in the same round."""
+    return jsonify(rejoined=viewing.rejoin(table_id, player_id()))
+
+
+@bp.get("/rounds/<int:round_id>")
+@login_required
+def round_(round_id: int) -> Response:
+    return jsonify(viewing.round_view(round_id, player_id()))
+
+
+@bp.post("/rounds/<int:round_id>/decisions")
+@login_required
+def decide(round_id: int) -> tuple[Response, int]:
+    """R2.3-R2.5: fold or flop, then bet or check; once per street; idempotent by ``request_id``."""
+    data = _body()
+    receipt = tables.decide(player_id(), round_id, _text(data, "action", limit=16),
+                            request_id=_text(data, "request_id", limit=MAX_REQUEST_ID))
+    return jsonify(jsonable(receipt)), 201
+
+
+def page_argument() -> int:
+    """The ``page`` query parameter (1 when absent)."""
+    raw = request.args.get("page", "1")
+    if not raw.isdigit():
+        raise BadRequest(f"page: {raw!r} is not a page number", "page")
+    return int(raw)
+
+
+@bp.get("/history")
+@login_required
+def history_page() -> Response:
+    return jsonify(history.rounds_of(player_id(), page_argument()))

@@ -1,0 +1,192 @@
+"""The OpenAPI 3 description of ``/api/``; a test keeps it in step with the app's routes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+VERSION = "1.0.0"
+MONEY = {"type": "string", "pattern": r"^-?[0-9]+(\.[0-9]+)?$", "description": "an exact decimal amount",
+         "example": "10.50"}
+NULLABLE_MONEY = {**MONEY, "nullable": True}
+CARD = {"type": "string", "pattern": "^[2-9TJQKA][cdhs]$", "example": "As"}
+CARDS = {"type": "array", "items": CARD}
+REQUEST_ID = {"type": "string", "minLength": 1, "maxLength": 128,
+              "description": "the client's idempotency key: a retry with the same id returns the first result"}
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _obj(properties: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = list(required)
+    return schema
+
+
+def _json(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"content": {"application/json": {"schema": schema}}}
+
+
+def _error(description: str) -> dict[str, Any]:
+    return {"description": description, **_json(_ref("Error"))}
+
+
+ERRORS = {
+    "400": "malformed input (the field is named)", "401": "not logged in, or a wrong password",
+    "403": "CSRF token missing or wrong", "404": "no such table or round", "409": "not allowed now (R2), "
+    "or a request id reused with different content", "422": "refused by the rules: limits, units, balance (R2.1, R6)",
+    "429": "too many failed logins (Retry-After says when to try again)",
+}
+
+
+def _operation(summary: str, schema: dict[str, Any], *, errors: str = "", body: dict[str, Any] | None = None,
+               status: str = "200", parameters: list[dict[str, Any]] | None = None,
+               public: bool = False) -> dict[str, Any]:
+    operation: dict[str, Any] = {"summary": summary, "responses": {status: {"description": "OK", **_json(schema)}}}
+    for code in ("401", *errors.split()) if not public else errors.split():
+        operation["responses"][code] = _error(ERRORS[code])
+    if body is not None:
+        operation["requestBody"] = {"required": True, **_json(body)}
+    if parameters:
+        operation["parameters"] = parameters
+    if public:
+        operation["security"] = []
+    return operation
+
+
+def _path_id(name: str) -> list[dict[str, Any]]:
+    return [{"name": name, "in": "path", "required": True, "schema": {"type": "integer"}}]
+
+
+SCHEMAS: dict[str, Any] = {
+    "Error": _obj({"error": _obj({"code": {"type": "string", "example": "conflict"},
+                                  "message": {"type": "string"},
+                                  "field": {"type": "string", "nullable": True}}, ("code", "message", "field"))},
+                  ("error",)),
+    "Currency": _obj({"code": {"type": "string", "example": "USD"}, "unit": MONEY, "decimals": {"type": "integer"}}),
+    "Balance": _obj({"balance": MONEY, "reserved": MONEY, "available": MONEY}),
+    "Player": _obj({"id": {"type": "integer"}, "username": {"type": "string"}, "currency": {"type": "string"}}),
+    "Session": _obj({"authenticated": {"type": "boolean"}, "player": {**_ref("Player"), "nullable": True},
+                     "csrf_token": {"type": "string"}}),
+    "Me": _obj({"id": {"type": "integer"}, "username": {"type": "string"}, "currency": _ref("Currency"),
+                "balance": _ref("Balance")}),
+    "Table": _obj({
+        "id": {"type": "integer"}, "name": {"type": "string"},
+        "paytable": _obj({"id": {"type": "string"}, "version": {"type": "integer"}, "sha256": {"type": "string"}}),
+        "limits": _obj({name: NULLABLE_MONEY for name in ("ante_min", "ante_max", "bonus_min", "bonus_max")}),
+        "progressive_bet": MONEY, "jackpot": {**MONEY, "description": "R6: the pool × your currency's multiplier"},
+        "max_bettors": {"type": "integer", "nullable": True}, "betting_seconds": {"type": "integer"},
+        "decision_seconds": {"type": "integer"},
+        "round": {**_obj({"round_id": {"type": "integer"}, "number": {"type": "integer"},
+                          "phase": {"type": "string"}, "bettors": {"type": "integer"},
+                          "deadline": {"type": "string", "format": "date-time", "nullable": True}}),
+                  "nullable": True}}),
+    "Lobby": _obj({"server_time": {"type": "string", "format": "date-time"}, "currency": _ref("Currency"),
+                   "tables": {"type": "array", "items": _ref("Table")}, "balance": _ref("Balance")}),
+    "Round": _obj({
+        "round_id": {"type": "integer"}, "table_id": {"type": "integer"}, "table_name": {"type": "string"},
+        "number": {"type": "integer"}, "opened_at": {"type": "string", "format": "date-time"},
+        "finished_at": {"type": "string", "format": "date-time", "nullable": True},
+        "phase": {"type": "string", "enum": ["betting", "pre_flop", "flop", "turn", "showdown", "settled", "void"]},
+        "commitment": {"type": "string", "description": "sha256(nonce + ':' + deck), published before the deal"},
+        "deadline": {"type": "string", "format": "date-time", "nullable": True},
+        "paytable": _obj({"id": {"type": "string"}, "version": {"type": "integer"}, "sha256": {"type": "string"}}),
+        "cards": _obj({"player": CARDS, "board": CARDS,
+                       "dealer": {**CARDS, "description": "empty until the round is settled or void"}}),
+        "bettor_count": {"type": "integer"},
+        "reveal": _obj({"deck": {"type": "string"}, "nonce": {"type": "string"}}),
+        "result": _obj({"result": {"type": "string"}, "player_hand": {"type": "string", "nullable": True},
+                        "dealer_hand": {"type": "string", "nullable": True},
+                        "void": {"type": "object", "nullable": True},
+                        "awards": {"type": "array", "items": _obj({
+                            "table": {"type": "string", "enum": ["P1", "P2", "P3"]}, "hand": {"type": "string"},
+                            "street": {"type": "string", "nullable": True},
+                            "share_of": {"type": "integer"}, "amount": MONEY})}}),
+        "you": _obj({"player_id": {"type": "integer"}, "has_bet": {"type": "boolean"},
+                     "allowed_actions": {"type": "array", "items": {"type": "string",
+                                                                    "enum": ["fold", "flop", "bet", "check"]}},
+                     "bet": {"type": "object", "nullable": True,
+                             "description": "your bets, decisions (automatic: timeout or disconnect), outcome"},
+                     "staked": MONEY, "costs": _obj({"flop": MONEY, "bet": MONEY}), "net": NULLABLE_MONEY}),
+    }, ("round_id", "phase", "cards", "commitment")),
+    "TableState": _obj({"server_time": {"type": "string", "format": "date-time"}, "currency": _ref("Currency"),
+                        "table": _ref("Table"), "round": {**_ref("Round"), "nullable": True},
+                        "last_round": {**_ref("Round"), "nullable": True,
+                                       "description": "the last finished round, shown while the next takes bets"},
+                        "balance": _ref("Balance")}),
+    "BetRequest": _obj({"ante": MONEY, "bonus": MONEY, "progressive": {"type": "boolean"}, "request_id": REQUEST_ID},
+                       ("ante", "request_id")),
+    "BetReceipt": _obj({"bet_id": {"type": "integer"}, "round_id": {"type": "integer"},
+                        "round_number": {"type": "integer"}, "table_id": {"type": "integer"},
+                        "player_id": {"type": "integer"}, "currency": {"type": "string"}, "ante": MONEY,
+                        "bonus": MONEY, "progressive": MONEY, "request_id": {"type": "string"},
+                        "balance": _obj({"player_id": {"type": "integer"}, "currency": {"type": "string"},
+                                         "balance": MONEY, "reserved": MONEY, "available": MONEY})}),
+    "DecisionRequest": _obj({"action": {"type": "string", "enum": ["fold", "flop", "bet", "check"]},
+                             "request_id": REQUEST_ID}, ("action", "request_id")),
+    "Decision": _obj({"round_id": {"type": "integer"}, "player_id": {"type": "integer"},
+                      "street": {"type": "string", "enum": ["preflop", "flop", "turn"]}, "action": {"type": "string"},
+                      "automatic": {"type": "string", "nullable": True, "enum": ["timeout", "disconnect", None]},
+                      "decided_at": {"type": "string", "format": "date-time"}, "amount": MONEY}),
+    "History": _obj({"page": {"type": "integer"}, "per_page": {"type": "integer"}, "total": {"type": "integer"},
+                     "pages": {"type": "integer"}, "rounds": {"type": "array", "items": _ref("Round")}}),
+}
+
+
+def _paths() -> dict[str, Any]:
+    credentials = _obj({"username": {"type": "string"}, "password": {"type": "string"}}, ("username", "password"))
+    registration = _obj({"username": {"type": "string", "pattern": "^[A-Za-z0-9_.-]{3,32}$"},
+                         "password": {"type": "string", "minLength": 8},
+                         "currency": {"type": "string", "example": "USD"}}, ("username", "password", "currency"))
+    table_id, round_id = _path_id("table_id"), _path_id("round_id")
+    return {
+        "/api/openapi.json": {"get": _operation("This document", {"type": "object"}, public=True)},
+        "/api/session": {
+            "get": _operation("Who is logged in, and the CSRF token", _ref("Session"), public=True),
+            "post": _operation("Log in (send X-CSRF-Token from GET /api/session)", _ref("Session"),
+                               errors="400 401 403 429", body=credentials, public=True),
+            "delete": _operation("Log out", _ref("Session"), errors="403", public=True),
+        },
+        "/api/players": {"post": _operation("Register and log in", _ref("Session"), errors="400 403 409 422",
+                                            body=registration, status="201", public=True)},
+        "/api/me": {"get": _operation("You: currency and balance", _ref("Me"))},
+        "/api/tables": {"get": _operation("The lobby: open tables in your currency (R6)", _ref("Lobby"))},
+        "/api/tables/{table_id}": {"get": _operation("A table and its current round as you may see it",
+                                                     _ref("TableState"), errors="404", parameters=table_id)},
+        "/api/tables/{table_id}/bets": {"post": _operation(
+            "R2.1: place Ante, Bonus and Progressive on the current round", _ref("BetReceipt"),
+            errors="400 403 404 409 422", body=_ref("BetRequest"), status="201", parameters=table_id)},
+        "/api/tables/{table_id}/leave": {"post": _operation(
+            "R8: leave mid-round (a disconnection: fold before the flop, check after)",
+            _obj({"decisions": {"type": "array", "items": _ref("Decision")}}), errors="403 404",
+            parameters=table_id)},
+        "/api/tables/{table_id}/join": {"post": _operation(
+            "R8: come back to the same round", _obj({"rejoined": {"type": "boolean"}}), errors="403 404",
+            parameters=table_id)},
+        "/api/rounds/{round_id}": {"get": _operation("A round as you may see it (game recall)", _ref("Round"),
+                                                     errors="404", parameters=round_id)},
+        "/api/rounds/{round_id}/decisions": {"post": _operation(
+            "R2.3-R2.5: fold / flop, then bet / check", _ref("Decision"), errors="400 403 404 409",
+            body=_ref("DecisionRequest"), status="201", parameters=round_id)},
+        "/api/history": {"get": _operation(
+            "Your finished rounds, newest first, 10 a page", _ref("History"), errors="400",
+            parameters=[{"name": "page", "in": "query", "schema": {"type": "integer", "minimum": 1}}])},
+    }
+
+
+def document() -> dict[str, Any]:
+    """The OpenAPI 3.0 document of the API."""
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "casino_holdem player API", "version": VERSION,
+                 "description": "Texas Hold'em Bonus Progressive. Log in with a session cookie; every POST and "
+                                "DELETE sends the session's CSRF token as X-CSRF-Token. Money is decimal strings. "
+                                "Errors are {\"error\": {\"code\", \"message\", \"field\"}}; a refused request "
+                                "changes nothing."},
+        "components": {"schemas": SCHEMAS,
+                       "securitySchemes": {"session": {"type": "apiKey", "in": "cookie", "name": "session"}}},
+        "security": [{"session": []}],
+        "paths": _paths(),
+    }

@@ -1,0 +1,18 @@
+"""The table page: the round as it happens, live from ``/events/tables/<id>``."""
+
+from __future__ import annotations
+
+from flask import Blueprint, render_template
+
+from ..services import viewing
+from .security import login_required, player_id
+
+bp = Blueprint("table", __name__)
+
+
+@bp.get("/tables/<int:table_id>")
+@login_required
+def table(table_id: int) -> str:
+    """R8: opening the page brings a player who was away back into the same round."""
+    viewing.rejoin(table_id, player_id())
+    return render_template("table.html", state=viewing.table_view(table_id, player_id()))

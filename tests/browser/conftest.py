@@ -1,0 +1,115 @@
+"""The browser suite: the real app (``casino-holdem serve --demo``) on a free localhost port with a
+temporary SQLite database and short timers, driven by Playwright for Python in Debian's Chromium.
+
+It runs when asked for (``pytest -m browser`` or ``CASINO_BROWSER_TESTS=1``) and skips cleanly
+when Playwright or ``/usr/bin/chromium`` is missing. Screenshots go to ``artifacts/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--headless=new", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+#: seconds of the betting window and of each decision window on the demo tables
+BETTING = DECISION = 3
+MISSING = ("Playwright for Python is not installed" if importlib.util.find_spec("playwright") is None
+           else f"{CHROMIUM} is missing (apt-get install chromium)" if not CHROMIUM.exists() else None)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    wanted = "browser" in (config.getoption("markexpr") or "") or os.environ.get("CASINO_BROWSER_TESTS") == "1"
+    reason = MISSING or (None if wanted else "browser tests run with -m browser or CASINO_BROWSER_TESTS=1")
+    for item in items:
+        if item.get_closest_marker("browser") and reason:
+            item.add_marker(pytest.mark.skip(reason=reason))
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``casino-holdem serve --demo --no-bots`` in a subprocess; its base URL."""
+    folder = tmp_path_factory.mktemp("browser")
+    port = _free_port()
+    environment = {**os.environ, "CASINO_DATABASE_URL": f"sqlite:///{folder / 'casino.sqlite3'}",
+                   "CASINO_SECRET_KEY": "browser-tests", "CASINO_BETTING_SECONDS": str(BETTING),
+                   "CASINO_DECISION_SECONDS": str(DECISION), "CASINO_DEALER_TICK": "0.1"}
+    log = (folder / "server.log").open("w")
+    process = subprocess.Popen([sys.executable, "-m", "casino_holdem", "serve", "--demo", "--no-bots",
+                                "--port", str(port)], cwd=ROOT, env=environment, stdout=log,
+                               stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(150):
+            try:
+                urllib.request.urlopen(f"{base}/login", timeout=1).close()
+                break
+            except OSError:
+                if process.poll() is not None:
+                    pytest.fail(f"the server exited: {(folder / 'server.log').read_text()[-2000:]}")
+                time.sleep(0.1)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def open_page(chromium: Any, server: str) -> Iterator[Callable[..., Any]]:
+    """Pages in fresh browser contexts (one player each); JavaScript errors fail the test."""
+    contexts, errors = [], []
+
+    def make(width: int = 1280, height: int = 900) -> Any:
+        context = chromium.new_context(viewport={"width": width, "height": height}, base_url=server)
+        context.set_default_timeout(20_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+    assert errors == []
+
+
+@pytest.fixture
+def shot(request: pytest.FixtureRequest) -> Callable[[Any, str], None]:
+    """Save a full-page screenshot as artifacts/screenshots/<test>-<name>.png."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    test = request.node.name.removeprefix("test_")
+
+    def save(page: Any, name: str) -> None:
+        page.screenshot(path=str(SCREENSHOTS / f"{test}-{name}.png"), full_page=True, animations="disabled")
+
+    return save

@@ -1,0 +1,83 @@
+"""The operator's commands: tables, pools, players and voids, each one audited service call;
+a refused request is one line on stderr and exit 2 (ARCHITECTURE.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from casino_holdem.cli import main
+
+
+@pytest.fixture
+def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("CASINO_DATABASE_URL", f"sqlite:///{tmp_path / 'operator.sqlite3'}")
+    monkeypatch.setenv("CASINO_SECRET_KEY", "test")
+    runner = CliRunner()
+    assert runner.invoke(main, ["init-db"]).exit_code == 0
+
+    def invoke(*args: str, code: int = 0):
+        result = runner.invoke(main, list(args))
+        assert result.exit_code == code, result.output
+        return json.loads(result.output) if code == 0 else result
+
+    return invoke
+
+
+def test_operator_sets_up_a_table_and_runs_its_pool(run) -> None:
+    pool = run("pool", "create", "Linked")
+    assert pool["amount"] == "0"
+    table = run("table", "create", "Lisbon", "--pool", str(pool["id"]), "--ante", "1", "500", "--bonus", "1", "100",
+                "--max-bettors", "7", "--betting-seconds", "20", "--operator", "pit-boss")
+    assert table["paytable"] == "standard@1" and table["ante_max"] == "500" and table["is_open"]
+    assert run("table", "close", str(table["id"]), "--operator", "pit-boss")["is_open"] is False
+    assert run("table", "open", str(table["id"]), "--operator", "pit-boss")["is_open"] is True
+    assert [t["name"] for t in run("table", "list")] == ["Lisbon"]
+    topped = run("pool", "top-up", str(pool["id"]), "1000.5", "--reason", "seed", "--key", "s1", "--operator", "cfo")
+    assert run("pool", "top-up", str(pool["id"]), "1000.5", "--reason", "seed", "--key", "s1",
+               "--operator", "cfo")["amount"] == topped["amount"] == "1000.5"  # R5: recorded once
+    corrected = run("pool", "correct", str(pool["id"]), "--amount", "-0.5", "--reason", "display error", "--operator", "cfo")
+    assert corrected["amount"] == "1000" and corrected["meters"]["KRW"] == "1000000"  # R6 meter
+    assert run("pool", "list")[0]["amount"] == "1000"
+    assert CliRunner().invoke(main, ["audit-ledger"]).exit_code == 0
+
+
+def test_operator_creates_and_credits_a_player(run) -> None:
+    player = run("player", "create", "alice", "--currency", "THB", "--password", "s3cret")
+    assert player["currency"] == "THB"
+    assert run("player", "deposit", "alice", "2500", "--key", "cash-1", "--operator", "cashier")["balance"] == "2500"
+    assert run("player", "deposit", "alice", "2500", "--key", "cash-1", "--operator", "cashier")["balance"] == "2500"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["pool", "correct", "1", "--amount", "-5", "--reason", "x", "--operator", "o"], "never goes below zero (R5)"),
+    (["pool", "top-up", "1", "0.000001", "--reason", "x", "--operator", "o"], "amount 0.000001: must be positive"),
+    (["table", "create", "T", "--pool", "99", "--operator", "o"], "pool: no jackpot pool 99"),
+    (["table", "close", "42", "--operator", "o"], "table: no table 42"),
+    (["player", "create", "bob", "--currency", "XYZ", "--password", "p"], "XYZ"),
+    (["player", "deposit", "nobody", "10", "--key", "k", "--operator", "o"], "username: no player 'nobody'"),
+    (["void", "7", "--reason", "operator", "--operator", "o"], "round: no round 7"),
+])
+def test_refused_requests_exit_2_with_one_line(run, args: list[str], message: str) -> None:
+    run("pool", "create", "Linked")
+    result = run(*args, code=2)
+    assert message in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_operator_voids_a_round_in_play(run) -> None:
+    from casino_holdem import create_app
+    from casino_holdem.services.tables import advance
+
+    pool = run("pool", "create", "Linked")
+    table = run("table", "create", "Lisbon", "--pool", str(pool["id"]), "--operator", "pit-boss")
+    with create_app().app_context():
+        opened = advance(table["id"])
+    assert opened is not None
+    voided = run("void", str(opened.round_id), "--reason", "card_exposed_during_betting", "--stage", "betting",
+                 "--operator", "pit-boss")
+    assert voided["phase"] == "void" and voided["result"]["void"] == {"reason": "card_exposed_during_betting",
+                                                                      "stage": "betting"}
+    assert "already void" in run("void", str(opened.round_id), "--reason", "operator", "--operator", "o", code=2).output

@@ -1,0 +1,55 @@
+"""Server-sent events: the state comes from the database on every poll, so a change made by any
+process (here: another client's request, the dealer's step) reaches the stream; streams end by
+themselves after their lifetime."""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+
+from webkit import Casino
+
+
+def test_the_table_stream_sends_the_state_then_each_change(casino: Casino, clock) -> None:
+    table = casino.table()
+    casino.advance(table)
+    casino.player("alice")
+    casino.player("bob")
+    alice, bob = casino.client("alice"), casino.client("bob")
+    response = alice.http.get(f"/events/tables/{table}", buffered=False)
+    chunks = iter(response.response)
+    assert next(chunks).startswith(b"retry: ")
+    first = next(chunks).decode()
+    assert first.startswith("event: state\ndata: ") and '"bettor_count": 0' in first
+    assert bob.post(f"/api/tables/{table}/bets", {"ante": "10", "request_id": "b"}).status_code == 201
+    second = next(chunk for chunk in chunks if chunk.startswith(b"event: state")).decode()
+    assert '"bettor_count": 1' in second
+    clock.tick(dt.timedelta(seconds=11))
+    casino.advance(table)
+    third = next(chunk for chunk in chunks if chunk.startswith(b"event: state")).decode()
+    assert '"phase": "pre_flop"' in third and '"has_bet": false' in third  # alice watches bob's round
+    response.close()
+
+
+def test_the_lobby_stream_sends_the_meter_in_the_players_currency(casino: Casino, clock) -> None:
+    """R6: the jackpot meter is the pool × the viewer's multiplier (THB: 25)."""
+    table = casino.table(seed="100")
+    casino.advance(table)
+    casino.player("thb", currency="THB")
+    (state,) = casino.client("thb").events("/events/lobby", 1)
+    (listed,) = state["tables"]
+    assert listed["jackpot"] == "2500" and state["currency"]["code"] == "THB"
+
+
+def test_a_stream_ends_by_itself_after_its_lifetime(app, casino: Casino) -> None:
+    app.config.update(CASINO_SSE_POLL=0.01, CASINO_SSE_LIFETIME=0.3)
+    table = casino.table()
+    casino.advance(table)
+    casino.player("alice")
+    client = casino.client("alice")
+    started = time.monotonic()
+    response = client.http.get(f"/events/tables/{table}", buffered=False)
+    body = b"".join(response.response)
+    assert time.monotonic() - started < 5
+    assert body.count(b"event: state") == 1  # nothing changed: one state, then silence
+    assert response.headers["Cache-Control"] == "no-cache"
