@@ -343,6 +343,10 @@ def test_r7_all_five_card_hands() -> None:
     keys = [ref_key5([FULL_DECK[i] for i in every[row]]) for row in first_row]
     assert all(low < high for low, high in itertools.pairwise(keys))
 
+    # The batch path equals the scalar one on every five-card hand.
+    scalar = [strength_of([FULL_DECK[i] for i in row]) for row in every.tolist()]
+    assert np.array_equal(np.array(scalar), strengths)
+
     rng = np.random.default_rng(5)
     sample = rng.choice(len(every), 20_000, replace=False)
     by_key = dict(zip(keys, distinct.tolist(), strict=True))
