@@ -13,7 +13,7 @@ from decimal import Decimal
 from enum import StrEnum
 
 from .cards import Card
-from .evaluator import Category, HandValue, evaluate
+from .evaluator import Category, HandValue, category_of, evaluate, strength_of
 from .money import ZERO, exact_div, round_down
 from .paytable import CurrencySpec, Paytable
 
@@ -267,12 +267,17 @@ class ProgressiveHits:
     p3: Category | None = None                     # Royal, Straight Flush or Quads on the board
 
 
+def category(cards: Sequence[Card]) -> Category:
+    """The R7 category of the best five (without building them: this runs on every round)."""
+    return category_of(strength_of(cards))
+
+
 def royal_street(player: Sequence[Card], board: Sequence[Card]) -> str | None:
     """R5 P1: the street where the Player's Royal Flush (using a hole card) first appears."""
     for street, visible in zip(STREETS, (3, 4, 5)):
-        if evaluate((*player, *board[:visible])).category is Category.ROYAL_FLUSH:
+        if category((*player, *board[:visible])) is Category.ROYAL_FLUSH:
             # On the river, a Royal Flush on the board alone is P3's (it uses no hole card).
-            if street == "river" and evaluate(board).category is Category.ROYAL_FLUSH:
+            if street == "river" and category(board) is Category.ROYAL_FLUSH:
                 return None
             return street
     return None
@@ -280,10 +285,10 @@ def royal_street(player: Sequence[Card], board: Sequence[Card]) -> str | None:
 
 def progressive_hits(cards: DealtCards) -> ProgressiveHits:
     """R5: P1 by street, P3 on the board alone, P2 on seven cards unless the board takes it."""
-    board_category = evaluate(cards.board).category
+    board_category = category(cards.board)
     p3 = board_category if board_category >= Category.FOUR_OF_A_KIND else None
     p1_street = royal_street(cards.player, cards.board)
-    seven = evaluate((*cards.player, *cards.board)).category
+    seven = category((*cards.player, *cards.board))
     # R5 "no double payment" [reading]: when the board pays P3, P2 does not pay.
     p2 = seven if seven in (Category.STRAIGHT_FLUSH, Category.FOUR_OF_A_KIND) and p3 is None else None
     return ProgressiveHits(p1_street=p1_street, p2=p2, p3=p3)
