@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.evaluator import Category
-from ..core.money import POOL_QUANTUM, format_amount
+from ..core.money import POOL_QUANTUM, ZERO, format_amount, round_down
 from ..core.rules import BONUS_LABELS
 from .rtp import format_table
 from .simulate import GROUPS, STREET_CODES, Simulation
@@ -42,7 +42,7 @@ LINES: tuple[tuple[str, int, str, str], ...] = (
 SIGNIFICANT_Z = 3.0
 
 
-def _amount(units: float, unit: Decimal) -> str:
+def _amount(units: int, unit: Decimal) -> str:
     return format_amount(Decimal(units) * unit)
 
 
@@ -80,7 +80,7 @@ def summarize(run: Simulation, reference: Mapping[str, Mapping[int, Fraction]] |
     walk = run.walk
     quantum = POOL_QUANTUM
     sample_rounds, sample_pool = run.samples
-    pools = [float(Decimal(q) * quantum) for q in sample_pool]
+    pools = [Decimal(int(q)) * quantum for q in sample_pool]  # exact base units (R6)
     return {
         "setup": {"paytable": setup.paytable.ref, "sha256": setup.paytable.sha256, "strategy": setup.strategy.name,
                   "strategy_summary": setup.strategy.summary, "bettors": setup.bettors, "currency": setup.currency,
@@ -105,14 +105,14 @@ def summarize(run: Simulation, reference: Mapping[str, Mapping[int, Fraction]] |
             "seed_top_ups": format_amount(Decimal(walk.top_ups) * quantum),
             "pool_start": str(setup.pool),
             "pool_end": format_amount(Decimal(walk.final) * quantum),
-            "pool_sampled_mean": sum(pools) / len(pools) if pools else 0.0,
-            "pool_sampled_max": max(pools) if pools else 0.0,
+            "pool_sampled_mean": format_amount(round_down(sum(pools, ZERO) / len(pools), quantum) if pools else ZERO),
+            "pool_sampled_max": format_amount(max(pools, default=ZERO)),
             "p1_rounds": [int(event["round"]) for event in walk.p1_events],  # type: ignore[call-overload]
             "p1_hits": [{**event, "pool": format_amount(Decimal(int(event["pool_quanta"])) * quantum),  # type: ignore[call-overload]
                          "share": _amount(int(event["share_units"]), unit)}  # type: ignore[call-overload]
                         for event in walk.p1_events[:50]],
         },
-        "pool": {"rounds": sample_rounds, "base_units": pools},
+        "pool": {"rounds": sample_rounds, "base_units": [format_amount(pool) for pool in pools]},
     }
 
 
@@ -155,7 +155,7 @@ def summary_text(summary: Mapping[str, Any]) -> str:
     out += ["", (f"Progressive: contributions {progressive['contributions']}, paid per bettor {paid}; "
                  f"seed top-ups {progressive['seed_top_ups']}"),
             (f"Pool: start {progressive['pool_start']}, end {progressive['pool_end']}, sampled mean "
-             f"{progressive['pool_sampled_mean']:,.2f}, max {progressive['pool_sampled_max']:,.2f} (base units)")]
+             f"{progressive['pool_sampled_mean']}, max {progressive['pool_sampled_max']} (base units)")]
     flagged = [line for line in summary["lines"] if line["z"] is not None and abs(line["z"]) >= SIGNIFICANT_Z]
     names = ", ".join(line["line"] for line in flagged)
     out.append(f"{len(flagged)} line(s) with |z| >= {SIGNIFICANT_Z:g}" + (f": {names}" if flagged else ""))
@@ -181,7 +181,7 @@ def plots(summary: Mapping[str, Any]) -> dict[str, str]:
     pool = summary["pool"]
     figure = Figure(figsize=(8, 3))
     axes = figure.subplots()
-    axes.plot(pool["rounds"], pool["base_units"], linewidth=1)
+    axes.plot(pool["rounds"], [float(amount) for amount in pool["base_units"]], linewidth=1)  # drawing only
     for round_ in summary["progressive"].get("p1_rounds", []):
         axes.axvline(round_, color="tab:red", alpha=0.3, linewidth=0.8)
     axes.set_xlabel("round")
@@ -237,8 +237,8 @@ def html_report(summary: Mapping[str, Any]) -> str:
                    for table, amount in progressive["paid_per_bettor"].items()],
                  ["seed top-ups", progressive["seed_top_ups"]], ["pool at start", progressive["pool_start"]],
                  ["pool at end", progressive["pool_end"]],
-                 ["pool sampled mean", f"{progressive['pool_sampled_mean']:,.2f}"],
-                 ["pool sampled max", f"{progressive['pool_sampled_max']:,.2f}"]]
+                 ["pool sampled mean", progressive["pool_sampled_mean"]],
+                 ["pool sampled max", progressive["pool_sampled_max"]]]
     p1_rows = [[f"{hit['round']:,}", str(hit["street"]), hit["pool"], hit["share"], str(hit["bettors"])]
                for hit in progressive["p1_hits"]]
     note = ("" if figures else "<p class=note>matplotlib is not installed (pip install casino_holdem[report]): "
