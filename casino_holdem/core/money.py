@@ -18,6 +18,8 @@ from decimal import ROUND_DOWN, Decimal, InvalidOperation, localcontext
 POOL_PLACES = 5
 POOL_QUANTUM = Decimal(1).scaleb(-POOL_PLACES)  # 0.00001 base units
 ZERO = Decimal(0)
+#: every amount stays below 10^15: the database keeps 20 digits with 5 decimal places
+MAX_AMOUNT = Decimal(10) ** 15
 
 
 class InvalidAmount(ValueError):
@@ -34,6 +36,8 @@ def parse_amount(value: object, *, field: str) -> Decimal:
         raise InvalidAmount(f"{field}: {value!r} is not a decimal number") from None
     if not amount.is_finite():
         raise InvalidAmount(f"{field}: {value!r} is not a finite amount")
+    if abs(amount) >= MAX_AMOUNT:
+        raise InvalidAmount(f"{field}: {value!r} is too large (amounts stay below 10^15)")
     return amount
 
 

@@ -85,6 +85,9 @@ def _void(raw: object) -> tuple[VoidReason, Stage] | None:
     unknown = set(raw) - {"reason", "stage"}
     if unknown:
         raise ScenarioError(f"void.{sorted(unknown)[0]}: unknown key")
+    for key in ("reason", "stage"):
+        if key not in raw:
+            raise ScenarioError(f"void.{key}: missing")
     try:
         reason = VoidReason(raw.get("reason"))
     except ValueError:
