@@ -193,7 +193,7 @@ def _bettors(raw: object) -> list[Mapping[str, Any]]:
         for street, choice in decisions.items():
             if street not in DECISIONS:
                 raise ScenarioError(f"bettors[{i}].decisions.{street}: unknown street (preflop, flop, turn)")
-            if choice not in DECISIONS[street] and choice not in AUTOMATIC:
+            if not isinstance(choice, str) or (choice not in DECISIONS[street] and choice not in AUTOMATIC):
                 allowed = ", ".join([*DECISIONS[street], *AUTOMATIC])
                 raise ScenarioError(f"bettors[{i}].decisions.{street}: {choice!r} must be one of {allowed}")
     return raw

@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from casino_holdem import paytables
 from casino_holdem.core.scenario import ScenarioError, compare, play, settlement_json
@@ -107,6 +109,7 @@ BAD_INPUTS = [
     ("bettors.0.ante", "0", r"^bettors\[0\]\.ante: 0 must be positive"),
     ("bettors.0.bonus", "-5", r"^bettors\[0\]\.bonus: -5 must be positive"),
     ("bettors.0.decisions.preflop", "bet", r"^bettors\[0\]\.decisions\.preflop: 'bet' must be one of fold, flop, timeout, disconnect"),
+    ("bettors.0.decisions.preflop", {"x": 1}, r"^bettors\[0\]\.decisions\.preflop: \{'x': 1\} must be one of"),
     ("bettors.0.decisions.flop", "fold", r"^bettors\[0\]\.decisions\.flop: 'fold' must be one of bet, check"),
     ("bettors.0.decisions.river", "bet", r"^bettors\[0\]\.decisions\.river: unknown street"),
     ("bettors.0.decisions", {"preflop": "fold", "flop": "bet"}, r"^bettors\[0\]\.decisions\.flop: R2\.3: p1 folded"),
@@ -158,3 +161,38 @@ def test_compare_matches_lists_by_id_and_decimals_by_value() -> None:
     assert compare({"bettors": [{"id": "a", "net": "6"}]}, got) == ['bettors[a].net expected "6" got "5"']
     assert compare({"bettors": [{"id": "c"}]}, got) == ['bettors[c] expected {"id":"c"} got nothing']
     assert compare({"pool": {"paid": "1"}}, got) == ['pool.paid expected "1" got nothing']
+
+
+JSON_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-5, 10**6), st.floats(allow_nan=True),
+                        st.sampled_from(["", "x", "As", "10", "-5", "0.001", "1e400", "fold", "bet", "flop",
+                                         "timeout", "USD", "KRW", "shuffler_jam", "turn"]),
+                        st.lists(st.sampled_from(["As", "Kd", "2c", "2c"]), max_size=3),
+                        st.dictionaries(st.sampled_from(["a", "reason", "stage"]), st.sampled_from(["x", "flop"]),
+                                        max_size=2))
+
+
+def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [prefix] if prefix else []
+    children = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for key, child in children:
+        found += _paths(child, (*prefix, key))
+    return found
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_any_malformed_scenario_is_settled_or_refused_never_a_crash(data: st.DataObject, standard) -> None:
+    """SCENARIOS.md: bad input is a clear error naming the field, never a traceback."""
+    document = json.loads(data.draw(st.sampled_from(GOLDEN)).read_text())
+    document.pop("expected")
+    document.pop("paytable", None)
+    for _ in range(data.draw(st.integers(1, 3))):
+        path = data.draw(st.sampled_from(_paths(document)))
+        parent = document
+        for key in path[:-1]:
+            parent = parent[key]
+        parent[path[-1]] = data.draw(JSON_VALUES)
+    try:
+        settlement_json(play(document, standard))
+    except ScenarioError as error:
+        assert str(error).split(":")[0]  # names a field
