@@ -97,6 +97,8 @@ def login(username: str, password: str, address: str, *, now: dt.datetime | None
     cannot log in: the dealer plays them. Raises :class:`TooManyAttempts` while the limit holds,
     without checking the password."""
     moment = clock(now)
+    if not 1 <= len(username) <= wallet.MAX_USERNAME:
+        return None  # no player has such a name; not recorded, so the audit log cannot be flooded
     failures = _recent_failures(username, address, moment - FAILURE_WINDOW)
     if len(failures) >= MAX_FAILURES:
         oldest = failures[-MAX_FAILURES]

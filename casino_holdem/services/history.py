@@ -11,15 +11,14 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from ..core.round import Phase
 from ..extensions import db
 from ..models import Bet, GameRound
+from . import tables
 from .errors import BadRequest, NotFound
 from .unit import transactional
 from .viewing import public_view
 
 PER_PAGE = 10
-FINISHED = (Phase.SETTLED.value, Phase.VOID.value)
 
 
 @transactional
@@ -27,7 +26,8 @@ def rounds_of(player_id: int, page: int = 1, per_page: int = PER_PAGE) -> dict[s
     """One page of the player's settled and void rounds; only rounds they bet on."""
     if page < 1:
         raise BadRequest(f"page: {page} must be 1 or more", "page")
-    mine = (select(GameRound).join(Bet).where(Bet.player_id == player_id, GameRound.phase.in_(FINISHED)))
+    mine = (select(GameRound).join(Bet).where(Bet.player_id == player_id, GameRound.phase.in_(tables.FINISHED))
+            .options(tables.WITH_BETS))
     total = db.session.scalar(select(func.count()).select_from(mine.subquery())) or 0
     rows = db.session.scalars(mine.order_by(GameRound.id.desc()).offset((page - 1) * per_page).limit(per_page))
     return {"page": page, "per_page": per_page, "total": total, "pages": max(1, -(-total // per_page)),

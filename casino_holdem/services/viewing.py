@@ -13,11 +13,11 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from ..core.money import format_amount
 from ..core.paytable import CurrencySpec
-from ..core.round import ANTE_MULTIPLE, Action, Phase
+from ..core.round import ANTE_MULTIPLE, Action
 from ..extensions import db
 from ..models import Bet, GameRound, GameTable, Player
 from . import jackpot, tables, wallet
@@ -84,8 +84,8 @@ def _latest_round(table_id: int, *, finished: bool = False) -> GameRound | None:
     """The table's current round, or with ``finished`` its last settled or void one."""
     statement = select(GameRound).where(GameRound.table_id == table_id)
     if finished:
-        statement = statement.where(GameRound.phase.in_((Phase.SETTLED.value, Phase.VOID.value)))
-    return db.session.scalars(statement.order_by(GameRound.number.desc()).limit(1)).first()
+        statement = statement.where(GameRound.phase.in_(tables.FINISHED))
+    return db.session.scalars(statement.order_by(GameRound.number.desc()).limit(1).options(tables.WITH_BETS)).first()
 
 
 def _scaled(amount: Decimal | None, spec: CurrencySpec) -> str | None:
@@ -101,11 +101,8 @@ def _table_currency(table: GameTable, currency: str) -> CurrencySpec | None:
         return None
 
 
-def _table_summary(table: GameTable, spec: CurrencySpec, meter: Decimal) -> dict[str, Any]:
-    """A table as the lobby lists it, in the viewer's currency (R6)."""
-    current = _latest_round(table.id)
-    bettors = 0 if current is None else db.session.scalar(
-        select(func.count(Bet.id)).where(Bet.round_id == current.id))
+def _table_summary(table: GameTable, current: GameRound | None, spec: CurrencySpec, meter: Decimal) -> dict[str, Any]:
+    """A table and its ``current`` round as the lobby lists them, in the viewer's currency (R6)."""
     return {
         "id": table.id, "name": table.name,
         "paytable": {"id": table.paytable_id, "version": table.paytable_version, "sha256": table.paytable_sha256},
@@ -116,7 +113,7 @@ def _table_summary(table: GameTable, spec: CurrencySpec, meter: Decimal) -> dict
         "max_bettors": table.max_bettors,
         "betting_seconds": table.betting_seconds, "decision_seconds": table.decision_seconds,
         "round": None if current is None else {
-            "round_id": current.id, "number": current.number, "phase": current.phase, "bettors": bettors,
+            "round_id": current.id, "number": current.number, "phase": current.phase, "bettors": len(current.bets),
             "deadline": None if current.deadline is None else current.deadline.isoformat()},
     }
 
@@ -161,7 +158,7 @@ def table_view(table_id: int, viewer: int) -> dict[str, Any]:
         raise Unprocessable(f"currency: table {table.name} does not take {player.currency} (R6)", "currency")
     current, last = _latest_round(table.id), _latest_round(table.id, finished=True)
     return {"server_time": clock(None).isoformat(), "currency": currency_of(spec),
-            "table": {**_table_summary(table, spec, _meters([table], player.currency)[table.pool_id]),
+            "table": {**_table_summary(table, current, spec, _meters([table], player.currency)[table.pool_id]),
                       "is_open": table.is_open, "chips": _chips(table, spec)},
             "round": None if current is None else public_view(current, viewer),
             "last_round": None if last is None or last is current else public_view(last, viewer),
@@ -177,7 +174,8 @@ def lobby_view(viewer: int) -> dict[str, Any]:
     playable = [(row, table_spec) for row in rows if (table_spec := _table_currency(row, player.currency))]
     meters = _meters([row for row, _ in playable], player.currency)
     return {"server_time": clock(None).isoformat(), "currency": currency_of(spec),
-            "tables": [_table_summary(row, table_spec, meters[row.pool_id]) for row, table_spec in playable],
+            "tables": [_table_summary(row, _latest_round(row.id), table_spec, meters[row.pool_id])
+                       for row, table_spec in playable],
             "balance": _balance(viewer)}
 
 
@@ -194,10 +192,12 @@ def round_view(round_id: int, viewer: int) -> dict[str, Any]:
 def rejoin(table_id: int, viewer: int) -> bool:
     """R8: a player whose connection was lost (or who left) comes back to the same round, which
     has gone on without them. Returns whether they had been away."""
+    if db.session.get(GameTable, table_id) is None:
+        raise NotFound(f"table: no table {table_id}", "table")
     away = db.session.scalars(
         select(Bet.id).join(GameRound).where(GameRound.table_id == table_id, Bet.player_id == viewer,
                                              Bet.connected.is_(False),
-                                             GameRound.phase.notin_((Phase.SETTLED.value, Phase.VOID.value)))
+                                             GameRound.phase.notin_(tables.FINISHED))
     ).first()
     if away is not None:
         tables.reconnect(viewer, table_id)

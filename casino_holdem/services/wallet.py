@@ -38,6 +38,8 @@ from . import audit
 from .errors import BadRequest, Conflict, InsufficientFunds, NotFound, Unprocessable
 from .unit import locked, transactional
 
+#: the players.username column's length
+MAX_USERNAME = 64
 #: round phases in which a bet's money is still in play
 LIVE_PHASES = ("betting", "pre_flop", "flop", "turn", "showdown")
 
@@ -195,8 +197,8 @@ def _view(player: Player) -> PlayerView:
 def create_player(username: str, password: str, currency: str, *, is_bot: bool = False) -> PlayerView:
     """A player with a wallet in one account currency (R6: one the paytable knows)."""
     username = username.strip()
-    if not username or len(username) > 64:
-        raise Unprocessable("username: 1 to 64 characters", "username")
+    if not 1 <= len(username) <= MAX_USERNAME:
+        raise Unprocessable(f"username: 1 to {MAX_USERNAME} characters", "username")
     if not password:
         raise Unprocessable("password: must not be empty", "password")
     currency_spec(currency)

@@ -7,6 +7,8 @@ decimal strings; a JSON number with a fraction is refused (floats are not exact)
 
 from __future__ import annotations
 
+import re
+
 import dataclasses
 import datetime as dt
 from decimal import Decimal
@@ -170,8 +172,8 @@ def decide(round_id: int) -> tuple[Response, int]:
 def page_argument() -> int:
     """The ``page`` query parameter (1 when absent)."""
     raw = request.args.get("page", "1")
-    if not raw.isdigit():
-        raise BadRequest(f"page: {raw!r} is not a page number", "page")
+    if not re.fullmatch(r"[1-9][0-9]{0,5}", raw):
+        raise BadRequest(f"page: {raw[:20]!r} is not a page number (1 to 999999)", "page")
     return int(raw)
 
 

@@ -15,7 +15,9 @@ bp = Blueprint("auth", __name__)
 def _next_page() -> str:
     """Where to go after logging in: a path on this site only (no open redirect)."""
     target = request.values.get("next", "")
-    local = target.startswith("/") and not target.startswith(("//", "/\\"))
+    # Browsers drop tabs and newlines from URLs, so "/<TAB>/evil.com" would become "//evil.com".
+    clean = not any(ord(char) < 0x20 or char == "\\" for char in target)
+    local = clean and target.startswith("/") and not target.startswith("//")
     return target if local else url_for("lobby.lobby")
 
 

@@ -26,12 +26,13 @@ RETRY_MS = 1000
 KEEPALIVE_SECONDS = 15.0
 
 
-def _changed_part(payload: dict[str, Any]) -> str:
+def _changed_part(payload: dict[str, Any]) -> dict[str, Any]:
     """The payload without the server's clock, which changes on every poll."""
-    return json.dumps({key: value for key, value in payload.items() if key != "server_time"}, sort_keys=True)
+    return {key: value for key, value in payload.items() if key != "server_time"}
 
 
-def _stream(build: Callable[[], dict[str, Any]]) -> Response:
+def _stream(build: Callable[[], dict[str, Any]], first: dict[str, Any] | None = None) -> Response:
+    """Stream ``build()`` as it changes; ``first`` is an already built first payload."""
     poll = float(current_app.config["CASINO_SSE_POLL"])
     polls = max(1, int(float(current_app.config["CASINO_SSE_LIFETIME"]) / poll))
     keepalive_every = max(1, int(KEEPALIVE_SECONDS / poll))
@@ -42,7 +43,7 @@ def _stream(build: Callable[[], dict[str, Any]]) -> Response:
         for number in range(polls):
             if number:
                 time.sleep(poll)
-            payload = build()
+            payload = first if number == 0 and first is not None else build()
             current = _changed_part(payload)
             if current != last:
                 last, quiet = current, 0
@@ -69,5 +70,5 @@ def lobby() -> Response:
 def table(table_id: int) -> Response:
     """One table's state for this player (404 before the stream starts for an unknown table)."""
     viewer = player_id()
-    viewing.table_view(table_id, viewer)
-    return _stream(lambda: viewing.table_view(table_id, viewer))
+    first = viewing.table_view(table_id, viewer)  # an unknown table is a 404 before the stream starts
+    return _stream(lambda: viewing.table_view(table_id, viewer), first)

@@ -18,6 +18,11 @@ def _ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
+def _nullable(name: str) -> dict[str, Any]:
+    """OpenAPI 3.0 ignores keys beside a $ref, so a nullable reference is wrapped in allOf."""
+    return {"allOf": [_ref(name)], "nullable": True}
+
+
 def _obj(properties: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
     schema: dict[str, Any] = {"type": "object", "properties": properties}
     if required:
@@ -68,7 +73,7 @@ SCHEMAS: dict[str, Any] = {
     "Currency": _obj({"code": {"type": "string", "example": "USD"}, "unit": MONEY, "decimals": {"type": "integer"}}),
     "Balance": _obj({"balance": MONEY, "reserved": MONEY, "available": MONEY}),
     "Player": _obj({"id": {"type": "integer"}, "username": {"type": "string"}, "currency": {"type": "string"}}),
-    "Session": _obj({"authenticated": {"type": "boolean"}, "player": {**_ref("Player"), "nullable": True},
+    "Session": _obj({"authenticated": {"type": "boolean"}, "player": _nullable("Player"),
                      "csrf_token": {"type": "string"}}),
     "Me": _obj({"id": {"type": "integer"}, "username": {"type": "string"}, "currency": _ref("Currency"),
                 "balance": _ref("Balance")}),
@@ -112,8 +117,8 @@ SCHEMAS: dict[str, Any] = {
                      "staked": MONEY, "costs": _obj({"flop": MONEY, "bet": MONEY}), "net": NULLABLE_MONEY}),
     }, ("round_id", "phase", "cards", "commitment")),
     "TableState": _obj({"server_time": {"type": "string", "format": "date-time"}, "currency": _ref("Currency"),
-                        "table": _ref("Table"), "round": {**_ref("Round"), "nullable": True},
-                        "last_round": {**_ref("Round"), "nullable": True,
+                        "table": _ref("Table"), "round": _nullable("Round"),
+                        "last_round": {**_nullable("Round"),
                                        "description": "the last finished round, shown while the next takes bets"},
                         "balance": _ref("Balance")}),
     "BetRequest": _obj({"ante": MONEY, "bonus": MONEY, "progressive": {"type": "boolean"}, "request_id": REQUEST_ID},
@@ -154,7 +159,7 @@ def _paths() -> dict[str, Any]:
         "/api/me": {"get": _operation("You: currency and balance", _ref("Me"))},
         "/api/tables": {"get": _operation("The lobby: open tables in your currency (R6)", _ref("Lobby"))},
         "/api/tables/{table_id}": {"get": _operation("A table and its current round as you may see it",
-                                                     _ref("TableState"), errors="404", parameters=table_id)},
+                                                     _ref("TableState"), errors="404 422", parameters=table_id)},
         "/api/tables/{table_id}/bets": {"post": _operation(
             "R2.1: place Ante, Bonus and Progressive on the current round", _ref("BetReceipt"),
             errors="400 403 404 409 422", body=_ref("BetRequest"), status="201", parameters=table_id)},

@@ -65,7 +65,7 @@ def check_csrf() -> None:
         return
     expected = session.get(CSRF_FIELD)
     sent = request.headers.get(CSRF_HEADER) or request.form.get(CSRF_FIELD)
-    if not expected or not sent or not hmac.compare_digest(str(expected), sent):
+    if not expected or not sent or not hmac.compare_digest(str(expected).encode(), sent.encode()):
         raise CsrfFailure()
 
 
