@@ -18,8 +18,9 @@ from decimal import ROUND_DOWN, Decimal, InvalidOperation, localcontext
 POOL_PLACES = 5
 POOL_QUANTUM = Decimal(1).scaleb(-POOL_PLACES)  # 0.00001 base units
 ZERO = Decimal(0)
-#: every amount stays below 10^15: the database keeps 20 digits with 5 decimal places
-MAX_AMOUNT = Decimal(10) ** 15
+#: every single amount stays below 10^13, so sums of them fit the database's money columns (SQLite
+#: keeps 0.00001 units in a 64-bit integer: about 9.2 × 10^13)
+MAX_AMOUNT = Decimal(10) ** 13
 
 
 class InvalidAmount(ValueError):
@@ -37,14 +38,19 @@ def parse_amount(value: object, *, field: str) -> Decimal:
     if not amount.is_finite():
         raise InvalidAmount(f"{field}: {value!r} is not a finite amount")
     if abs(amount) >= MAX_AMOUNT:
-        raise InvalidAmount(f"{field}: {value!r} is too large (amounts stay below 10^15)")
+        raise InvalidAmount(f"{field}: {value!r} is too large (amounts stay below 10^13)")
     return amount
 
 
 def is_multiple_of(amount: Decimal, unit: Decimal) -> bool:
+    """Whether ``amount`` is a whole number of ``unit`` (quantizing, so a remainder too small for
+    the context, such as 1E-2000000 of a cent, is not mistaken for zero)."""
     with localcontext() as context:
         context.prec = 60
-        return amount % unit == 0
+        try:
+            return amount.quantize(unit, rounding=ROUND_DOWN) == amount
+        except InvalidOperation:  # more digits than any amount we accept
+            return False
 
 
 def round_down(amount: Decimal, unit: Decimal) -> Decimal:

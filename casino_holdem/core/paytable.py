@@ -203,12 +203,13 @@ class _Reader:
 
 def _read_currencies(reader: _Reader) -> dict[str, CurrencySpec]:
     currencies: dict[str, CurrencySpec] = {}
-    for code in reader.table("currencies"):
+    for code, entry in reader.table("currencies").items():
         key = f"currencies.{code}"
         if code not in KNOWN_CURRENCIES:
             reader.problems.append(f"{key}: unknown currency (known: {', '.join(KNOWN_CURRENCIES)})")
             continue
-        if not isinstance(reader.table(key), Mapping):
+        if not isinstance(entry, Mapping):
+            reader.problems.append(f'{key}: {entry!r} is not a table such as {{ multiplier = 1, unit = "0.01" }}')
             continue
         reader.unknown_keys(key, {"multiplier", "unit"})
         multiplier = reader.decimal(f"{key}.multiplier", low=Decimal(1), integers_allowed=True)

@@ -21,7 +21,7 @@ from .evaluator import HandValue
 from .money import POOL_QUANTUM, InvalidAmount, format_amount, format_pool, is_multiple_of, parse_amount
 from .paytable import Paytable
 from .round import (BOARD_POSITIONS, DEALER_POSITIONS, PLAYER_POSITIONS, Action, AutoReason, InvalidBet,
-                    Limits, Phase, Round, RuleViolation, Timers)
+                    Limits, Round, RuleViolation, Timers)
 from .rules import ALL_BETS, DealtCards, Settlement, Stage, VoidReason
 
 #: a fixed clock: scenario rounds are timeless, decisions are given
@@ -34,7 +34,6 @@ DECISIONS = {
     "turn": {"bet": Action.BET, "check": Action.CHECK},
 }
 AUTOMATIC = {"timeout": AutoReason.TIMEOUT, "disconnect": AutoReason.DISCONNECT}
-STREET_PHASE = {"preflop": Phase.PRE_FLOP, "flop": Phase.FLOP, "turn": Phase.TURN}
 #: R9: with a void at this stage, the decisions of these streets were due before it
 DUE_BEFORE = {Stage.BETTING: (), Stage.HOLE_CARDS: (), Stage.FLOP: ("preflop",),
               Stage.TURN: ("preflop", "flop"), Stage.RIVER: ("preflop", "flop", "turn")}

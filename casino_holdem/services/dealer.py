@@ -35,11 +35,16 @@ def tick(*, skip_locked: bool = True) -> list[Step]:
     """Advance every table as far as it is due now; returns the steps taken."""
     steps: list[Step] = []
     for table in list_tables():
-        for _ in range(STEPS_PER_TICK):
-            step = advance(table.id, skip_locked=skip_locked)
-            if step is None:
-                break
-            steps.append(step)
+        try:
+            for _ in range(STEPS_PER_TICK):
+                step = advance(table.id, skip_locked=skip_locked)
+                if step is None:
+                    break
+                steps.append(step)
+        except DBAPIError:
+            raise  # the database is away: the loop waits it out
+        except Exception:  # one table's failure (rolled back) must not stop the others
+            log.exception("table %s: advance failed", table.id)
     return steps
 
 

@@ -22,7 +22,7 @@ from sqlalchemy.orm import selectinload
 
 from .. import paytables
 from ..core.cards import format_cards
-from ..core.money import ZERO, format_amount
+from ..core.money import POOL_QUANTUM, ZERO, format_amount, is_multiple_of
 from ..core.paytable import InvalidPaytable, Paytable
 from ..core.round import (
     DEALS_ON_ENTRY,
@@ -250,6 +250,14 @@ def create_table(name: str, pool_id: int, *, paytable: str = paytables.DEFAULT_R
         raise Unprocessable(f"paytable: {error}", "paytable") from None
     if betting_seconds < 1 or decision_seconds < 1:
         raise Unprocessable("betting_seconds: timers are at least 1 second (R8)", "betting_seconds")
+    for bet, low, high in (("ante", ante_min, ante_max), ("bonus", bonus_min, bonus_max)):
+        for setting, limit in ((f"{bet}_min", low), (f"{bet}_max", high)):
+            if limit is not None and (limit <= 0 or not is_multiple_of(limit, POOL_QUANTUM)):
+                raise Unprocessable(f"{setting}: {limit} must be positive with at most 5 decimal places", setting)
+        if low is not None and high is not None and low > high:
+            raise Unprocessable(f"{bet}_min: {low} is above {bet}_max {high}", f"{bet}_min")
+    if max_bettors is not None and max_bettors < 1:
+        raise Unprocessable(f"max_bettors: {max_bettors} must be at least 1 (R1)", "max_bettors")
     table = GameTable(name=name, paytable_id=table_file.id, paytable_version=table_file.version,
                       paytable_sha256=table_file.sha256, ante_min=ante_min, ante_max=ante_max, bonus_min=bonus_min,
                       bonus_max=bonus_max, max_bettors=max_bettors, betting_seconds=betting_seconds,
@@ -509,8 +517,8 @@ def advance(table_id: int, now: dt.datetime | None = None, *, skip_locked: bool 
     if core.phase is Phase.SHOWDOWN:
         return _settle(table, round_row, core, moment)
     if core.phase is Phase.BETTING and not core.bettors:
-        if core.deadline is None or moment < core.deadline:
-            return None
+        if core.deadline is None or moment < core.deadline or not table.is_open:
+            return None  # a closed table's empty round just waits (no audit entry every window)
         core.advance(moment)
         round_row.deadline = core.deadline
         audit.record(audit.DEALER, "betting_extended", table_id=table.id, round_id=round_row.id, now=moment,
@@ -552,6 +560,10 @@ def void_round(round_id: int, reason: str, stage: str | None = None, *, operator
     if round_row.phase not in FINISHED and stages.index(at) > stages.index(core.stage):
         raise Unprocessable(f"stage: {at.value} has not been reached (the round is at {core.stage.value})", "stage")
     pool = lock_pool(table.pool_id)
+    owed = sum((bet.contribution for bet in round_row.bets), ZERO)
+    if owed > pool.amount:  # the pool paid out since (R5 never below zero): the house refunds the rest
+        house_move(pool, MovementKind.SEED_TOP_UP, owed - pool.amount, actor=audit.operator_actor(operator),
+                   reason=f"R9: void of round {round_row.id} after the pool paid out its contributions")
     pool_before = _pool_before(pool, round_row)
     try:
         result = core.void(why, pool_before, at)

@@ -6,7 +6,9 @@ from decimal import Decimal
 
 import pytest
 
-from casino_holdem.core.money import InvalidAmount, format_amount, format_pool, parse_amount, round_down
+from casino_holdem.core.money import (
+    InvalidAmount, format_amount, format_pool, is_multiple_of, parse_amount, round_down,
+)
 
 
 @pytest.mark.parametrize("amount, unit, expected", [
@@ -17,10 +19,18 @@ def test_r6_payouts_round_down_to_the_smallest_unit(amount: str, unit: str, expe
     assert round_down(Decimal(amount), Decimal(unit)) == Decimal(expected)
 
 
-@pytest.mark.parametrize("value", [1.5, True, None, "ten", "NaN", "Infinity", [1], "1e400", "-1e15", 10**15])
+@pytest.mark.parametrize("value", [1.5, True, None, "ten", "NaN", "Infinity", [1], "1e400", "-1e13", 10**13])
 def test_amounts_must_be_exact_decimals(value: object) -> None:
     with pytest.raises(InvalidAmount, match="^ante: "):
         parse_amount(value, field="ante")
+
+
+@pytest.mark.parametrize("amount, unit, whole", [
+    ("10", "0.01", True), ("10.01", "0.01", True), ("1E+12", "0.01", True), ("0", "1", True),
+    ("10.001", "0.01", False), ("1E-2000000", "0.01", False), ("0.5", "1", False),
+])
+def test_r6_whole_numbers_of_the_smallest_unit(amount: str, unit: str, whole: bool) -> None:
+    assert is_multiple_of(Decimal(amount), Decimal(unit)) is whole
 
 
 def test_amounts_parse_from_strings_and_integers() -> None:

@@ -68,6 +68,7 @@ def _mutated(old: str, new: str) -> bytes:
     ('id = "standard"', 'id = "house"', "paytable.id: 'house' does not match the file name standard-v1.toml"),
     ('effective_from = "2026-12-01"', 'effective_from = "soon"', "paytable.effective_from: 'soon' is not a date"),
     ("[bonus]", "[bonuses]", "[bonus]: missing table"),
+    ('USD = { multiplier = 1, unit = "0.01" }', "USD = 5", "currencies.USD: 5 is not a table"),
 ])
 def test_invalid_paytable_names_the_key(old: str, new: str, problem: str) -> None:
     with pytest.raises(InvalidPaytable) as caught:

@@ -7,7 +7,9 @@ from decimal import Decimal
 
 import pytest
 from servicekit import SECOND, T0
+from sqlalchemy import select
 
+from casino_holdem.models import AuditEntry
 from casino_holdem.services import jackpot, tables, wallet
 from casino_holdem.services.errors import (
     Conflict,
@@ -125,3 +127,22 @@ def test_deposits_are_idempotent_by_key(casino) -> None:
         wallet.deposit(player, "30", "k1")
     with pytest.raises(Unprocessable):
         wallet.deposit(player, "0.001", "k2")
+
+
+@pytest.mark.parametrize("settings, field", [
+    ({"ante_min": Decimal("0.000001")}, "ante_min"), ({"ante_min": Decimal(-5)}, "ante_min"),
+    ({"ante_min": Decimal(10), "ante_max": Decimal(5)}, "ante_min"), ({"bonus_max": Decimal(0)}, "bonus_max"),
+    ({"max_bettors": 0}, "max_bettors"), ({"betting_seconds": 0}, "betting_seconds"),
+])
+def test_table_settings_are_validated(casino, settings: dict, field: str) -> None:
+    with pytest.raises(Unprocessable) as refused:
+        tables.create_table("Bad", casino.pool(), **settings)
+    assert refused.value.field == field
+
+
+def test_a_closed_tables_empty_round_waits_without_filling_the_audit_log(casino, db) -> None:
+    table = casino.table()
+    casino.open(table)
+    tables.set_table_open(table, False, "pit")
+    assert casino.run(table, T0 + 60 * SECOND) == []
+    assert not db.session.scalars(select(AuditEntry).where(AuditEntry.action == "betting_extended")).all()

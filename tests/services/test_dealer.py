@@ -88,3 +88,18 @@ def test_operating_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
         connection.execute(text("UPDATE ledger_accounts SET balance = balance + 1 WHERE code = 'wallet:1'"))
     result = runner.invoke(main, ["audit-ledger"])
     assert result.exit_code == 1 and "wallet:1" in result.output
+
+
+def test_one_broken_table_does_not_stop_the_others(casino, monkeypatch: pytest.MonkeyPatch) -> None:
+    broken, healthy = casino.table(), casino.table()
+    real_advance = dealer.advance
+
+    def advance(table_id: int, **options: object):
+        if table_id == broken:
+            raise RuntimeError("the paytable file of this table was edited")
+        return real_advance(table_id, **options)
+
+    monkeypatch.setattr(dealer, "advance", advance)
+    with freeze_time(T0):
+        steps = dealer.tick()
+    assert [(step.table_id, step.event) for step in steps] == [(healthy, "opened")]

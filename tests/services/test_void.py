@@ -85,3 +85,19 @@ def test_r9_operator_pool_corrections_are_audited_and_never_below_zero(casino, d
         jackpot.correct(pool, "1", " ", "boss")
     assert db.session.scalars(select(AuditEntry).where(AuditEntry.action == "pool_correction")).one().actor == "operator:boss"
     casino.assert_sound()
+
+
+def test_r9_void_after_the_pool_paid_out_its_contributions_is_refunded_by_the_house(casino, db) -> None:
+    """R5 keeps the pool at or above zero, R9 refunds the Progressive: when a linked table's prize
+    (here an operator's correction) took the contributions, the house refills what the refund needs."""
+    pool = casino.pool()
+    table, player = casino.table(pool), casino.player()
+    round_id = casino.open(table)
+    tables.place_bets(player, table, "10", "0", True, request_id="p", now=T0)
+    jackpot.correct(pool, "-0.5", "meter showed too much", "boss")
+    tables.void_round(round_id, "operator", operator="pit", now=T0 + SECOND)
+    assert casino.balance(player) == Decimal(1000)
+    assert jackpot.pool_view(pool).amount == 0
+    top_up = db.session.scalars(select(AuditEntry).where(AuditEntry.action == "round_void")).one()
+    assert top_up.detail["reason"] == "operator"
+    casino.assert_sound()
