@@ -6,7 +6,6 @@ request prints the service's one-line reason naming the field and exits 2, chang
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import sys
 from collections.abc import Callable, Iterator
@@ -17,7 +16,7 @@ from typing import Any, TypeVar
 import click
 
 from . import create_app
-from .core.money import format_amount
+from .jsonable import jsonable
 from .core.rules import Stage, VoidReason
 
 BAD_INPUT = 2
@@ -40,16 +39,7 @@ def _service() -> Iterator[None]:
 
 
 def _show(value: Any) -> None:
-    def plain(item: Any) -> Any:
-        if dataclasses.is_dataclass(item) and not isinstance(item, type):
-            return {key: plain(val) for key, val in dataclasses.asdict(item).items()}
-        if isinstance(item, dict):
-            return {key: plain(val) for key, val in item.items()}
-        if isinstance(item, (list, tuple)):
-            return [plain(val) for val in item]
-        return format_amount(item) if isinstance(item, Decimal) else item
-
-    click.echo(json.dumps(plain(value), indent=2))
+    click.echo(json.dumps(jsonable(value), indent=2))
 
 
 def _call(function: Callable[..., T], *args: Any, **kwargs: Any) -> None:

@@ -59,6 +59,10 @@ class Phase(StrEnum):
     VOID = "void"                # R9
 
 
+#: a round that is over: no money of it is in play any more (R2.7, R9)
+FINISHED = (Phase.SETTLED, Phase.VOID)
+
+
 class Action(StrEnum):
     FOLD = "fold"
     FLOP = "flop"    # the Flop bet, 2 × Ante (R2.3)

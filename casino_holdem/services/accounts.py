@@ -21,7 +21,7 @@ from .. import paytables
 from ..extensions import db
 from ..models import AuditEntry, GameTable, Player
 from . import audit, demo, wallet
-from .errors import NotFound, ServiceError, Unprocessable
+from .errors import ServiceError, Unprocessable
 from .unit import clock, transactional
 
 MAX_FAILURES = 5
@@ -44,10 +44,6 @@ class TooManyAttempts(ServiceError):
         self.retry_after = retry_after
 
 
-def _view(row: Player) -> wallet.PlayerView:
-    return wallet.PlayerView(row.id, row.username, row.currency, row.is_bot)
-
-
 def _demo_mode() -> bool:
     return db.session.scalars(select(GameTable.id).where(GameTable.is_demo.is_(True)).limit(1)).first() is not None
 
@@ -64,7 +60,7 @@ def demo_logins() -> list[wallet.PlayerView]:
         return []
     names = [username for username, _, _ in demo.PLAYERS]
     rows = db.session.scalars(select(Player).where(Player.username.in_(names)).order_by(Player.id)).all()
-    return [_view(row) for row in rows]
+    return [wallet.player_view(row) for row in rows]
 
 
 @transactional
@@ -108,13 +104,10 @@ def login(username: str, password: str, address: str, *, now: dt.datetime | None
     if player is None or not matches or player.is_bot:
         audit.record(audit.SYSTEM, "login_failed", now=moment, username=username, address=address)
         return None
-    return _view(player)
+    return wallet.player_view(player)
 
 
 @transactional
 def player(player_id: int) -> wallet.PlayerView:
     """The player behind a session."""
-    row = db.session.get(Player, player_id)
-    if row is None:
-        raise NotFound(f"player: no player {player_id}", "player")
-    return _view(row)
+    return wallet.player_view(wallet.player_row(player_id))

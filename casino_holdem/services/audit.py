@@ -7,12 +7,10 @@ hole cards and the deck are logged only when the round is settled or void.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
-from decimal import Decimal
 from typing import Any
 
-from ..core.money import format_amount
 from ..extensions import db
+from ..jsonable import jsonable
 from ..models import AuditEntry
 from .unit import clock
 
@@ -28,20 +26,8 @@ def operator_actor(name: str) -> str:
     return f"operator:{name}"
 
 
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, Decimal):
-        return format_amount(value)
-    if isinstance(value, dt.datetime):
-        return value.isoformat()
-    if isinstance(value, Mapping):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    return value
-
-
 def record(actor: str, action: str, *, table_id: int | None = None, round_id: int | None = None,
            player_id: int | None = None, now: dt.datetime | None = None, **detail: Any) -> None:
     """Append one entry (joins the caller's transaction)."""
     db.session.add(AuditEntry(at=clock(now), actor=actor, action=action, table_id=table_id, round_id=round_id,
-                              player_id=player_id, detail=_jsonable(detail)))
+                              player_id=player_id, detail=jsonable(detail)))

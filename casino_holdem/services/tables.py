@@ -26,6 +26,7 @@ from ..core.money import POOL_QUANTUM, ZERO, format_amount, is_multiple_of
 from ..core.paytable import InvalidPaytable, Paytable
 from ..core.round import (
     DEALS_ON_ENTRY,
+    FINISHED,
     Action,
     InvalidBet,
     Limits,
@@ -65,7 +66,6 @@ from .wallet import (
 )
 from .wallet import balance as wallet_balance
 
-FINISHED = (Phase.SETTLED.value, Phase.VOID.value)
 #: R2: the bet column each street's decision adds to
 STREET_BET = {"preflop": "flop", "flop": "turn", "turn": "river"}
 
@@ -220,7 +220,7 @@ def _current_round(table_id: int) -> GameRound | None:
                                      .order_by(GameRound.number.desc()).limit(1)).options(WITH_BETS)).first()
 
 
-def _bet_of(round_row: GameRound, player_id: int) -> Bet | None:
+def bet_of(round_row: GameRound, player_id: int) -> Bet | None:
     return next((bet for bet in round_row.bets if bet.player_id == player_id), None)
 
 
@@ -385,7 +385,7 @@ def decide(player_id: int, round_id: int, action: str, *, request_id: str,
         raise NotFound(f"round: no round {round_id}", "round")
     _table(found.table_id)
     round_row = db.session.scalars(locked(select(GameRound).where(GameRound.id == round_id))).one()
-    bet = _bet_of(round_row, player_id)
+    bet = bet_of(round_row, player_id)
     if bet is None:
         raise Conflict(f"R2.1: player {player_id} has no bets on this round", "round")
     first = next((d for d in bet.decisions if request_id and d.request_id == request_id), None)
@@ -408,7 +408,7 @@ def _connection(player_id: int, table_id: int, now: dt.datetime | None, connecte
     moment = clock(now)
     table = _table(table_id)
     round_row = _current_round(table.id)
-    bet = None if round_row is None else _bet_of(round_row, player_id)
+    bet = None if round_row is None else bet_of(round_row, player_id)
     if round_row is None or bet is None or round_row.phase in FINISHED:
         return []
     core = load_round(round_row)

@@ -21,6 +21,7 @@ from ..core.money import ZERO, format_amount
 from ..core.paytable import InvalidPaytable
 from ..core.round import (
     DECISION_STREET,
+    FINISHED,
     Action,
     AutoReason,
     Limits,
@@ -102,7 +103,7 @@ def replay(round_id: int) -> ReplayReport:
     round_row = db.session.get(GameRound, round_id)
     if round_row is None:
         raise NotFound(f"round: no round {round_id}", "round")
-    if round_row.phase not in (Phase.SETTLED.value, Phase.VOID.value):
+    if round_row.phase not in FINISHED:
         raise Conflict(f"round: {round_id} is {round_row.phase}; only settled or void rounds are replayed", "round")
     try:
         result = _replayed(round_row)
@@ -189,7 +190,7 @@ def _rounds_cleared() -> list[str]:
     rows = db.session.execute(
         select(LedgerAccount.code, LedgerAccount.balance).join(GameRound, GameRound.id == LedgerAccount.round_id)
         .where(LedgerAccount.kind == AccountKind.IN_PLAY.value,
-               GameRound.phase.in_((Phase.SETTLED.value, Phase.VOID.value)), LedgerAccount.balance != 0)).all()
+               GameRound.phase.in_(FINISHED), LedgerAccount.balance != 0)).all()
     return [f"account {code}: {format_amount(amount)} still in play after the round ended" for code, amount in rows]
 
 

@@ -35,10 +35,6 @@ def currency_of(spec: CurrencySpec) -> dict[str, Any]:
             "decimals": max(0, -exponent) if isinstance(exponent, int) else 0}
 
 
-def _own_bet(round_row: GameRound, viewer: int | None) -> Bet | None:
-    return next((bet for bet in round_row.bets if bet.player_id == viewer), None)
-
-
 def _you(view: dict[str, Any], bettors: list[dict[str, Any]], bet: Bet | None) -> dict[str, Any]:
     """The viewer's own part of a round: their bets, decisions (R8 automatic ones with their
     reason), what each decision would cost now (R2.3: Flop 2 × Ante; R2.4-R2.5: 1 × Ante), and,
@@ -66,7 +62,7 @@ def public_view(round_row: GameRound, viewer: int | None) -> dict[str, Any]:
     the number of bettors the prize was shared among, ``share_of``) are shown."""
     view = tables.round_view_of(round_row, viewer)
     bettors = view.pop("bettors")
-    bet = _own_bet(round_row, viewer)
+    bet = tables.bet_of(round_row, viewer) if viewer is not None else None
     view["table_name"] = round_row.table.name
     view["opened_at"] = round_row.opened_at.isoformat()
     view["finished_at"] = None if round_row.finished_at is None else round_row.finished_at.isoformat()

@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from sqlalchemy import select
-from werkzeug.security import check_password_hash, generate_password_hash
+from werkzeug.security import generate_password_hash
 
 from .. import paytables
 from ..core.money import ZERO, InvalidAmount, is_multiple_of, parse_amount
 from ..core.paytable import CurrencySpec
-from ..core.round import Action, AutoReason, Bettor, Decision
+from ..core.round import FINISHED, Action, AutoReason, Bettor, Decision
 from ..extensions import db
 from ..models import (
     BASE,
@@ -40,8 +40,6 @@ from .unit import locked, transactional
 
 #: the players.username column's length
 MAX_USERNAME = 64
-#: round phases in which a bet's money is still in play
-LIVE_PHASES = ("betting", "pre_flop", "flop", "turn", "showdown")
 
 
 class LedgerImbalance(RuntimeError):
@@ -189,7 +187,7 @@ def player_row(player_id: int) -> Player:
     return player
 
 
-def _view(player: Player) -> PlayerView:
+def player_view(player: Player) -> PlayerView:
     return PlayerView(player.id, player.username, player.currency, player.is_bot)
 
 
@@ -210,22 +208,13 @@ def create_player(username: str, password: str, currency: str, *, is_bot: bool =
     db.session.flush()
     wallet_account(player)
     audit.record(audit.SYSTEM, "player_created", player_id=player.id, username=username, currency=currency)
-    return _view(player)
+    return player_view(player)
 
 
 @transactional
 def find_player(username: str) -> PlayerView | None:
     player = db.session.scalars(select(Player).where(Player.username == username)).first()
-    return None if player is None else _view(player)
-
-
-@transactional
-def check_password(username: str, password: str) -> PlayerView | None:
-    """The player when the password matches, else None (the web layer's login)."""
-    player = db.session.scalars(select(Player).where(Player.username == username)).first()
-    if player is None or not check_password_hash(player.password_hash, password):
-        return None
-    return _view(player)
+    return None if player is None else player_view(player)
 
 
 # --- money in, balances -------------------------------------------------------------------------
@@ -266,7 +255,7 @@ def bettor_of(bet: Bet) -> Bettor:
 def reserved(player_id: int) -> Decimal:
     """What the player's bets on unfinished rounds may still ask for (core ``Bettor.exposure``)."""
     bets = db.session.scalars(select(Bet).join(GameRound).where(Bet.player_id == player_id,
-                                                                 GameRound.phase.in_(LIVE_PHASES))).all()
+                                                                 GameRound.phase.notin_(FINISHED))).all()
     return sum((bettor_of(bet).exposure for bet in bets), ZERO)
 
 

@@ -9,14 +9,11 @@ from __future__ import annotations
 
 import re
 
-import dataclasses
-import datetime as dt
-from decimal import Decimal
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from ..core.money import format_amount
+from ..jsonable import jsonable
 from ..services import accounts, history, tables, viewing
 from ..services.errors import BadRequest
 from ..services.wallet import PlayerView
@@ -35,19 +32,7 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 MAX_REQUEST_ID = 128
 
 
-def jsonable(value: Any) -> Any:
-    """Service results as JSON: dataclasses as objects, Decimals as strings, times in ISO 8601."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return jsonable(dataclasses.asdict(value))
-    if isinstance(value, dict):
-        return {key: jsonable(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [jsonable(item) for item in value]
-    if isinstance(value, Decimal):
-        return format_amount(value)
-    if isinstance(value, dt.datetime):
-        return value.isoformat()
-    return value
+
 
 
 def _body() -> dict[str, Any]:

@@ -1,0 +1,27 @@
+"""Service results as JSON values: one conversion for the API, the audit log and the operator's
+commands, so an amount is always the same exact decimal string (never a float)."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Any
+
+from .core.money import format_amount
+
+
+def jsonable(value: Any) -> Any:
+    """Dataclasses as objects, Decimals as exact strings, times in ISO 8601, keys as strings."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return jsonable(dataclasses.asdict(value))
+    if isinstance(value, Mapping):
+        return {str(key): jsonable(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(item) for item in value]
+    if isinstance(value, Decimal):
+        return format_amount(value)
+    if isinstance(value, (dt.datetime, dt.date)):
+        return value.isoformat()
+    return value
