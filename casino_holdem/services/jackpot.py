@@ -67,16 +67,22 @@ def lock_pool(pool_id: int) -> JackpotPool:
     return pool
 
 
+def exchange_accounts(pool: JackpotPool, currency: str) -> list[LedgerAccount]:
+    """The accounts :func:`pool_legs` touches besides the counterpart (to lock them up front)."""
+    return [pool_account(pool.id), house_account(AccountKind.EXCHANGE, BASE), house_account(AccountKind.EXCHANGE, currency)]
+
+
 def pool_legs(pool: JackpotPool, base_delta: Decimal, counterpart: LedgerAccount, multiplier: Decimal,
               memo: str, player_id: int | None = None) -> list[Entry]:
     """R6: ``base_delta`` base units into the pool from ``counterpart`` (an in-play or wallet account
     in its own currency), converted at the fixed multiplier through the exchange accounts, so each
     currency's legs sum to zero."""
     converted = base_delta * multiplier
-    return [Entry(pool_account(pool.id), base_delta, memo, player_id),
-            Entry(house_account(AccountKind.EXCHANGE, BASE), -base_delta, memo, player_id),
+    pool_side, base_exchange, currency_exchange = exchange_accounts(pool, counterpart.currency)
+    return [Entry(pool_side, base_delta, memo, player_id),
+            Entry(base_exchange, -base_delta, memo, player_id),
             Entry(counterpart, -converted, memo, player_id),
-            Entry(house_account(AccountKind.EXCHANGE, counterpart.currency), converted, memo, player_id)]
+            Entry(currency_exchange, converted, memo, player_id)]
 
 
 def move(pool: JackpotPool, kind: str, entries: Sequence[Entry], movements: Sequence[Movement], *,

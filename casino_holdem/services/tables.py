@@ -50,7 +50,7 @@ from ..models import (
 )
 from . import audit, settlement
 from .errors import BadRequest, Conflict, InsufficientFunds, NotFound, Unprocessable
-from .jackpot import Movement, house_move, lock_pool, move, pool_legs
+from .jackpot import Movement, exchange_accounts, house_move, lock_pool, move, pool_legs
 from .unit import clock, locked, transactional
 from .wallet import (
     Balance,
@@ -332,7 +332,8 @@ def place_bets(player_id: int, table_id: int, ante: Decimal | str | int, bonus: 
     stake = bettor.stake()
     wallet, in_play = wallet_account(player), in_play_account(round_row.id, player.currency)
     pool = lock_pool(table.pool_id) if progressive else None
-    lock_accounts([wallet, in_play])
+    # Every account the posting will touch, locked at once in id order (no lock taken later).
+    lock_accounts([wallet, in_play] + ([] if pool is None else exchange_accounts(pool, player.currency)))
     available = wallet.balance - reserved(player.id)
     if available < stake.staked + bettor.exposure:
         raise InsufficientFunds(
