@@ -7,35 +7,19 @@ request prints the service's one-line reason naming the field and exits 2, chang
 from __future__ import annotations
 
 import json
-import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any, TypeVar
 
 import click
 
-from . import create_app
-from .jsonable import jsonable
 from .core.rules import Stage, VoidReason
+from .jsonable import jsonable
+from .ops_cli import service_context
 
-BAD_INPUT = 2
 T = TypeVar("T")
 
 operator_option = click.option("--operator", required=True, help="Who does this (recorded in the audit log).")
-
-
-@contextmanager
-def _service() -> Iterator[None]:
-    """An app context; a refused request becomes one line on stderr and exit 2."""
-    from .services.errors import ServiceError
-
-    with create_app().app_context():
-        try:
-            yield
-        except ServiceError as error:
-            click.echo(error.message, err=True)
-            sys.exit(BAD_INPUT)
 
 
 def _show(value: Any) -> None:
@@ -43,7 +27,7 @@ def _show(value: Any) -> None:
 
 
 def _call(function: Callable[..., T], *args: Any, **kwargs: Any) -> None:
-    with _service():
+    with service_context():
         _show(function(*args, **kwargs))
 
 
@@ -177,7 +161,7 @@ def player_deposit(username: str, amount: str, idempotency_key: str, operator: s
     from .services.errors import NotFound
     from .services.wallet import deposit, find_player
 
-    with _service():
+    with service_context():
         player = find_player(username)
         if player is None:
             raise NotFound(f"username: no player {username!r}", "username")

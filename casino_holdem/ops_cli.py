@@ -9,6 +9,8 @@ import logging
 import signal
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import click
@@ -21,6 +23,19 @@ BAD_INPUT = 2
 
 def _app() -> Flask:
     return create_app()
+
+
+@contextmanager
+def service_context() -> Iterator[None]:
+    """An app context in which a refused request becomes one line on stderr and exit 2."""
+    from .services.errors import ServiceError
+
+    with _app().app_context():
+        try:
+            yield
+        except ServiceError as error:
+            click.echo(error.message, err=True)
+            sys.exit(BAD_INPUT)
 
 
 def _upgrade(app: Flask) -> None:
@@ -107,15 +122,10 @@ def serve(host: str, port: int, demo: bool, bots: bool | None) -> None:
 def replay(round_id: int, as_json: bool) -> None:
     """Re-settle a stored round through the core and compare with the record: exit 0 when
     identical, 1 with the differences otherwise."""
-    from .services.errors import ServiceError
     from .services.verify import replay as replay_round
 
-    with _app().app_context():
-        try:
-            report = replay_round(round_id)
-        except ServiceError as error:
-            click.echo(error.message, err=True)
-            sys.exit(BAD_INPUT)
+    with service_context():
+        report = replay_round(round_id)
     if as_json:
         click.echo(json.dumps({"round_id": report.round_id, "identical": report.identical,
                                "differences": report.differences, "settlement": report.settlement}, indent=2))

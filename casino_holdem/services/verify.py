@@ -16,7 +16,6 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from .. import paytables
 from ..core.money import ZERO, format_amount
 from ..core.paytable import InvalidPaytable
 from ..core.round import (
@@ -46,6 +45,7 @@ from ..models import (
     Posting,
 )
 from . import settlement
+from .tables import table_paytable
 from .errors import Conflict, NotFound, Unprocessable
 from .unit import transactional
 
@@ -65,7 +65,7 @@ class ReplayReport:
 def _replayed(round_row: GameRound) -> Settlement:
     """Play the stored round again through the core state machine (no limits: the bets were
     accepted when placed; the clock does not matter once every decision is on record)."""
-    paytable = paytables.by_version(round_row.paytable_id, round_row.paytable_version, round_row.paytable_sha256)
+    paytable = table_paytable(round_row)
     core = Round.open(paytable, parse_deck(round_row.deck), Limits(), Timers(), round_row.opened_at)
     late = round_row.opened_at + dt.timedelta(days=1)
     for bet in round_row.bets:
