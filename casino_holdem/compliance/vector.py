@@ -17,13 +17,12 @@ from math import comb
 import numpy as np
 import numpy.typing as npt
 
-from ..core.cards import RANKS
+from ..core.cards import ACE, JACK, KING, QUEEN, RANKS, TEN
 from ..core.paytable import BONUS_LINES
 
 IntArray = npt.NDArray[np.integer]
 BoolArray = npt.NDArray[np.bool_]
 
-ACE, KING, QUEEN, JACK, TEN = 12, 11, 10, 9, 8
 #: R4 pay lines by code: 0 loses, then the paytable's lines strongest first
 BONUS_CODES: tuple[str | None, ...] = (None, *BONUS_LINES)
 HOLE_CLASSES = 169

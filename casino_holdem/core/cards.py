@@ -20,6 +20,8 @@ from dataclasses import dataclass
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 DECK_SIZE = 52
+#: the rank numbers the rules name (R4: the Bonus lines)
+TEN, JACK, QUEEN, KING, ACE = 8, 9, 10, 11, 12
 
 
 class InvalidCard(ValueError):

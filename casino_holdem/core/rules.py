@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
 
-from .cards import Card
+from .cards import ACE, JACK, KING, QUEEN, TEN, Card
 from .evaluator import Category, HandValue, category_of, evaluate, strength_of
 from .money import ZERO, exact_div, round_down
 from .paytable import CurrencySpec, Paytable
@@ -74,7 +74,6 @@ BONUS_LABELS: Mapping[str, str] = {
     "aq_aj_offsuit": "AQ/AJ offsuit",
     "pair_2_to_10": "pair 2-10",
 }
-ACE, KING, QUEEN, JACK, TEN = 12, 11, 10, 9, 8
 
 
 @dataclass(frozen=True, slots=True)
