@@ -22,7 +22,7 @@ from ..extensions import db
 from ..models import AuditEntry, GameTable, Player
 from . import audit, demo, wallet
 from .errors import ServiceError, Unprocessable
-from .unit import clock, transactional
+from .transaction import clock, transactional
 
 MAX_FAILURES = 5
 FAILURE_WINDOW = dt.timedelta(minutes=5)

@@ -12,7 +12,7 @@ from typing import Any
 from ..extensions import db
 from ..jsonable import jsonable
 from ..models import AuditEntry
-from .unit import clock
+from .transaction import clock
 
 DEALER = "dealer"
 SYSTEM = "system"

@@ -14,7 +14,7 @@ from sqlalchemy import select
 from ..extensions import db
 from ..models import GameTable
 from . import jackpot, tables, wallet
-from .unit import transactional
+from .transaction import transactional
 
 PASSWORD = "demo"
 #: (username, currency, deposit): about 10,000 base units each (R6 multipliers)

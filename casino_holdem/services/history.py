@@ -15,7 +15,7 @@ from ..extensions import db
 from ..models import Bet, GameRound
 from . import tables
 from .errors import BadRequest, NotFound
-from .unit import transactional
+from .transaction import transactional
 from .viewing import public_view
 
 PER_PAGE = 10

@@ -35,7 +35,7 @@ from ..models import (
 )
 from . import audit
 from .errors import NotFound, Unprocessable
-from .unit import locked, transactional
+from .transaction import locked, transactional
 from .wallet import Entry, amount_of, house_account, pool_account, post
 
 

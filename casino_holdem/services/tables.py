@@ -48,10 +48,10 @@ from ..models import (
     MovementKind,
     Player,
 )
-from . import audit, settlement
+from . import audit, round_postings
 from .errors import BadRequest, Conflict, InsufficientFunds, NotFound, Unprocessable
 from .jackpot import Movement, exchange_accounts, house_move, lock_pool, move, pool_legs
-from .unit import clock, locked, transactional
+from .transaction import clock, locked, transactional
 from .wallet import (
     Balance,
     Entry,
@@ -485,7 +485,7 @@ def _settle(table: GameTable, round_row: GameRound, core: Round, now: dt.datetim
     pool = lock_pool(table.pool_id)
     pool_before = _pool_before(pool, round_row)
     result = core.settle(pool_before)
-    end = settlement.settled(round_row, result, pool, core.paytable)
+    end = round_postings.settled(round_row, result, pool, core.paytable)
     move(pool, "settlement", end.entries, end.movements, actor=audit.DEALER, round_id=round_row.id)
     if result.pool.top_up > 0:
         house_move(pool, MovementKind.SEED_TOP_UP, result.pool.top_up, actor=audit.DEALER, round_id=round_row.id,
@@ -570,7 +570,7 @@ def void_round(round_id: int, reason: str, stage: str | None = None, *, operator
         result = core.void(why, pool_before, at)
     except RuleViolation as error:
         raise Conflict(str(error), "round") from None
-    end = settlement.voided(round_row, result, pool, core.paytable)
+    end = round_postings.voided(round_row, result, pool, core.paytable)
     move(pool, "void", end.entries, end.movements, actor=audit.operator_actor(operator), round_id=round_row.id,
          reason=why.value)
     round_row.phase, round_row.deadline = core.phase.value, None

@@ -3,7 +3,7 @@
 Replay re-plays the round from its revealed deck, its recorded bets and decisions (automatic
 ones with their R8 reason) and the paytable file it names (checked against the recorded SHA-256),
 through :class:`~casino_holdem.core.round.Round`, then compares what the core's result implies
-(:mod:`.settlement`) with the postings, pool movements, awards and returns on record.
+(:mod:`.round_postings`) with the postings, pool movements, awards and returns on record.
 """
 
 from __future__ import annotations
@@ -44,10 +44,10 @@ from ..models import (
     PoolMovement,
     Posting,
 )
-from . import settlement
+from . import round_postings
 from .tables import table_paytable
 from .errors import Conflict, NotFound, Unprocessable
-from .unit import transactional
+from .transaction import transactional
 
 #: R5/R9: the sign each kind of pool movement must have (+1 into the pool, 0 either way)
 MOVEMENT_SIGN = {MovementKind.CONTRIBUTION: 1, MovementKind.CONTRIBUTION_REVERSAL: -1, MovementKind.PRIZE: -1,
@@ -114,7 +114,7 @@ def replay(round_id: int) -> ReplayReport:
         differences.append("commitment: the revealed deck and nonce do not match the published commitment")
     pool = db.session.get(JackpotPool, round_row.table.pool_id)
     assert pool is not None
-    build = settlement.voided if round_row.void_reason else settlement.settled
+    build = round_postings.voided if round_row.void_reason else round_postings.settled
     end = build(round_row, result, pool, result.paytable)
     kind = "void" if round_row.void_reason else "settlement"
     recorded_postings = db.session.scalars(

@@ -22,7 +22,7 @@ from ..extensions import db
 from ..models import Bet, GameRound, GameTable, Player
 from . import jackpot, tables, wallet
 from .errors import NotFound, Unprocessable
-from .unit import clock, transactional
+from .transaction import clock, transactional
 
 #: chip denominations as multiples of the table's minimum Ante
 CHIP_STEPS = (1, 5, 25, 100)

@@ -36,7 +36,7 @@ from ..models import (
 )
 from . import audit
 from .errors import BadRequest, Conflict, InsufficientFunds, NotFound, Unprocessable
-from .unit import locked, transactional
+from .transaction import locked, transactional
 
 #: the players.username column's length
 MAX_USERNAME = 64

@@ -1,4 +1,5 @@
-"""The ledger legs of a round's end, from the core's :class:`~casino_holdem.core.rules.Settlement`.
+"""A round's ledger postings at its end: what a settlement or a void moves, built from the core's
+:class:`~casino_holdem.core.rules.Settlement`.
 
 Live settlement, void and replay all build their postings here, so replay compares the stored
 ledger against exactly what the core's result implies (R3-R6, R9).
