@@ -314,11 +314,12 @@ class Bet(db.Model):  # type: ignore[name-defined,misc]
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
     round: Mapped[GameRound] = relationship(back_populates="bets")
-    decisions: Mapped[list[Decision]] = relationship(back_populates="bet", order_by="Decision.id")
+    decisions: Mapped[list[DecisionRecord]] = relationship(back_populates="bet", order_by="DecisionRecord.id")
 
 
-class Decision(db.Model):  # type: ignore[name-defined,misc]
-    """R2.3-R2.5: one decision per street; ``automatic`` is the R8 reason when the house took it."""
+class DecisionRecord(db.Model):  # type: ignore[name-defined,misc]
+    """R2.3-R2.5: one stored decision per street; ``automatic`` is the R8 reason when the house took
+    it. (The core's :class:`~casino_holdem.core.round.Decision` is the value; this is its row.)"""
 
     __tablename__ = "decisions"
     __table_args__ = (UniqueConstraint("bet_id", "street"),)
@@ -334,8 +335,9 @@ class Decision(db.Model):  # type: ignore[name-defined,misc]
     bet: Mapped[Bet] = relationship(back_populates="decisions")
 
 
-class Award(db.Model):  # type: ignore[name-defined,misc]
-    """R5: one bettor's share of one progressive prize; ``amount`` in the bettor's currency (R6)."""
+class AwardRecord(db.Model):  # type: ignore[name-defined,misc]
+    """R5: one bettor's stored share of one progressive prize; ``amount`` in the bettor's currency
+    (R6). (The core's :class:`~casino_holdem.core.rules.Award` is the value; this is its row.)"""
 
     __tablename__ = "awards"
 

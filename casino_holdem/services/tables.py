@@ -39,9 +39,9 @@ from ..core.rules import Settlement, Stage, Stake, Void, VoidReason, contributio
 from ..core.shuffle import commit, deck_text, new_nonce, parse_deck, secure_shuffle
 from ..extensions import db
 from ..models import (
-    Award,
+    AwardRecord,
     Bet,
-    Decision,
+    DecisionRecord,
     GameRound,
     GameTable,
     JackpotPool,
@@ -153,13 +153,13 @@ def load_round(round_row: GameRound) -> Round:
 
 
 def _save(round_row: GameRound, core: Round, now: dt.datetime, *, actor: str,
-          request_ids: Mapping[int, str] | None = None) -> list[Decision]:
+          request_ids: Mapping[int, str] | None = None) -> list[DecisionRecord]:
     """Write the core round back: phase, deadline, cards dealt, connection states and every new
     decision, moving the Flop/Turn/River bets (R2.3-R2.5) from wallet to play. Returns the new
     decision rows."""
     dealt_before = round_row.dealt_count
     round_row.phase, round_row.deadline, round_row.dealt_count = core.phase.value, core.deadline, core.dealt_count
-    added: list[Decision] = []
+    added: list[DecisionRecord] = []
     for bet in round_row.bets:
         bettor = core.bettors[str(bet.player_id)]
         bet.connected = bettor.connected
@@ -167,7 +167,7 @@ def _save(round_row: GameRound, core: Round, now: dt.datetime, *, actor: str,
         for street, decision in bettor.decisions.items():
             if street in known:
                 continue
-            row = Decision(street=street, action=decision.action.value, decided_at=decision.at or now,
+            row = DecisionRecord(street=street, action=decision.action.value, decided_at=decision.at or now,
                            automatic=None if decision.automatic is None else decision.automatic.value,
                            request_id=(request_ids or {}).get(bet.player_id))
             bet.decisions.append(row)
@@ -364,7 +364,7 @@ def place_bets(player_id: int, table_id: int, ante: Decimal | str | int, bonus: 
 
 # --- decisions (R2.3-R2.5, R8) ---------------------------------------------------------------------
 
-def _decision_receipt(bet: Bet, row: Decision) -> DecisionReceipt:
+def _decision_receipt(bet: Bet, row: DecisionRecord) -> DecisionReceipt:
     made = getattr(bet, STREET_BET[row.street]) if row.action in (Action.FLOP.value, Action.BET.value) else ZERO
     return DecisionReceipt(bet.round_id, bet.player_id, row.street, row.action, row.automatic, row.decided_at, made)
 
@@ -465,7 +465,7 @@ def _finish(round_row: GameRound, result: Settlement, pool_before: Decimal, now:
         bet.returned = bettor.returned
         bet.outcome = {name: {"stake": format_amount(r.stake), "outcome": r.outcome.value,
                               "returned": format_amount(r.returned)} for name, r in bettor.bets.items()}
-        db.session.add_all(Award(round_id=round_row.id, bet_id=bet.id, prize_table=a.table, hand=a.hand.slug,
+        db.session.add_all(AwardRecord(round_id=round_row.id, bet_id=bet.id, prize_table=a.table, hand=a.hand.slug,
                                  street=a.street, share_of=a.share_of, amount=a.amount, base_amount=a.base_amount)
                            for a in bettor.awards)
     round_row.pool_before, round_row.result, round_row.finished_at = pool_before, result.result.value, now
@@ -590,7 +590,7 @@ def round_view_of(round_row: GameRound, viewer: int | None = None) -> dict[str, 
     core = load_round(round_row)
     finished = round_row.phase in FINISHED
     cards = core.cards
-    awards = db.session.scalars(select(Award).where(Award.round_id == round_row.id).order_by(Award.id)).all()
+    awards = db.session.scalars(select(AwardRecord).where(AwardRecord.round_id == round_row.id).order_by(AwardRecord.id)).all()
     view: dict[str, Any] = {
         "round_id": round_row.id, "table_id": round_row.table_id, "number": round_row.number,
         "phase": round_row.phase, "commitment": round_row.commitment,

@@ -35,7 +35,7 @@ from ..extensions import db
 from ..models import (
     NON_NEGATIVE_KINDS,
     AccountKind,
-    Award,
+    AwardRecord,
     GameRound,
     JackpotPool,
     LedgerAccount,
@@ -134,7 +134,7 @@ def replay(round_id: int) -> ReplayReport:
     differences += _compare("award", Counter((bets[b.bettor_id].id, a.table, a.hand.slug, a.street, a.share_of, a.amount)
                                              for b in result.bettors for a in b.awards),
                             Counter((a.bet_id, a.prize_table, a.hand, a.street, a.share_of, a.amount) for a in
-                                    db.session.scalars(select(Award).where(Award.round_id == round_id))))
+                                    db.session.scalars(select(AwardRecord).where(AwardRecord.round_id == round_id))))
     differences += [f"bet {bets[b.bettor_id].id}: returned {bets[b.bettor_id].returned} on record, "
                     f"{b.returned} on replay" for b in result.bettors if bets[b.bettor_id].returned != b.returned]
     return ReplayReport(round_id, not differences, differences, settlement_json(result))

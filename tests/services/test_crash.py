@@ -19,7 +19,7 @@ from casino_holdem.extensions import db
 from casino_holdem.models import (
     AuditEntry,
     Bet,
-    Decision,
+    DecisionRecord,
     GameRound,
     JackpotPool,
     LedgerAccount,
@@ -38,7 +38,7 @@ def snapshot() -> tuple[object, ...]:
     """Everything a crash could have left half-done."""
     db.session.rollback()
     counts = tuple(db.session.scalar(select(func.count()).select_from(model)) for model in
-                   (LedgerTransaction, Posting, AuditEntry, Bet, Decision, GameRound, PoolMovement))
+                   (LedgerTransaction, Posting, AuditEntry, Bet, DecisionRecord, GameRound, PoolMovement))
     balances = tuple(db.session.execute(select(LedgerAccount.code, LedgerAccount.balance).order_by(LedgerAccount.id)))
     pools = tuple(db.session.scalars(select(JackpotPool.amount).order_by(JackpotPool.id)))
     rounds = tuple(db.session.execute(select(GameRound.id, GameRound.phase, GameRound.dealt_count)))

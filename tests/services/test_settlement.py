@@ -11,7 +11,7 @@ import pytest
 from servicekit import SECOND, T0, deck_with
 from sqlalchemy import select, text
 
-from casino_holdem.models import Award, MovementKind, PoolMovement
+from casino_holdem.models import AwardRecord, MovementKind, PoolMovement
 from casino_holdem.services import jackpot, tables, verify
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -105,4 +105,4 @@ def test_replay_reports_a_record_that_differs(casino, db) -> None:
         connection.execute(text("UPDATE awards SET share_of = 2"))
     report = verify.replay(round_id)
     assert not report.identical and any(line.startswith("award:") for line in report.differences)
-    assert db.session.scalars(select(Award)).one().share_of == 2
+    assert db.session.scalars(select(AwardRecord)).one().share_of == 2
