@@ -23,16 +23,14 @@ from sqlalchemy.orm import selectinload
 from .. import paytables
 from ..core.cards import format_cards
 from ..core.money import POOL_QUANTUM, ZERO, format_amount, is_multiple_of
-from ..core.paytable import InvalidPaytable, Paytable
+from ..core.paytable import Paytable
 from ..core.round import (
     DEALS_ON_ENTRY,
     FINISHED,
     Action,
-    InvalidBet,
     Limits,
     Phase,
     Round,
-    RuleViolation,
     Timers,
 )
 from ..core.rules import Settlement, Stage, Stake, Void, VoidReason, contribution
@@ -49,7 +47,7 @@ from ..models import (
     Player,
 )
 from . import audit, round_postings
-from .errors import BadRequest, Conflict, InsufficientFunds, NotFound, Unprocessable
+from .errors import BadRequest, Conflict, InsufficientFunds, NotFound, Unprocessable, core_refusals, one_of
 from .jackpot import Movement, exchange_accounts, house_move, lock_pool, move, pool_legs
 from .transaction import clock, locked, transactional
 from .wallet import (
@@ -244,10 +242,8 @@ def create_table(name: str, pool_id: int, *, paytable: str = paytables.DEFAULT_R
         raise Conflict(f"name: a table {name!r} exists", "name")
     if db.session.get(JackpotPool, pool_id) is None:
         raise NotFound(f"pool: no jackpot pool {pool_id}", "pool")
-    try:
+    with core_refusals("paytable"):
         table_file = paytables.resolve(paytable)
-    except InvalidPaytable as error:
-        raise Unprocessable(f"paytable: {error}", "paytable") from None
     if betting_seconds < 1 or decision_seconds < 1:
         raise Unprocessable("betting_seconds: timers are at least 1 second (R8)", "betting_seconds")
     for bet, low, high in (("ante", ante_min, ante_max), ("bonus", bonus_min, bonus_max)):
@@ -323,12 +319,8 @@ def place_bets(player_id: int, table_id: int, ante: Decimal | str | int, bonus: 
     if round_row is None or round_row.phase != Phase.BETTING.value or not table.is_open:
         raise Conflict("R2.1: betting is closed at this table", "table")
     core = load_round(round_row)
-    try:
+    with core_refusals("table"):
         bettor = core.place_bets(str(player.id), player.currency, ante_value, bonus_value, progressive, now=moment)
-    except InvalidBet as error:
-        raise Unprocessable(str(error), error.field) from None
-    except RuleViolation as error:
-        raise Conflict(str(error), "table") from None
     stake = bettor.stake()
     wallet, in_play = wallet_account(player), in_play_account(round_row.id, player.currency)
     pool = lock_pool(table.pool_id) if progressive else None
@@ -377,10 +369,7 @@ def decide(player_id: int, round_id: int, action: str, *, request_id: str,
     A retry with the same ``request_id`` returns the first decision. After the decision window
     the house decides instead (R8)."""
     moment = clock(now)
-    try:
-        wanted = Action(action)
-    except ValueError:
-        raise BadRequest(f"action: {action!r} must be one of {', '.join(a.value for a in Action)}", "action") from None
+    wanted = one_of(Action, action, "action")
     found = db.session.get(GameRound, round_id)
     if found is None:
         raise NotFound(f"round: no round {round_id}", "round")
@@ -542,11 +531,7 @@ def void_round(round_id: int, reason: str, stage: str | None = None, *, operator
     the Progressive contributions come back out of the pool, and the reason and stage are audited.
     ``stage`` defaults to the step under way and cannot be a later one."""
     moment = clock(now)
-    try:
-        why = VoidReason(reason)
-    except ValueError:
-        raise BadRequest(f"reason: {reason!r} must be one of {', '.join(r.value for r in VoidReason)}",
-                         "reason") from None
+    why = one_of(VoidReason, reason, "reason")
     found = db.session.get(GameRound, round_id)
     if found is None:
         raise NotFound(f"round: no round {round_id}", "round")
@@ -554,10 +539,7 @@ def void_round(round_id: int, reason: str, stage: str | None = None, *, operator
     round_row = db.session.scalars(locked(select(GameRound).where(GameRound.id == round_id))).one()
     core = load_round(round_row)
     stages = list(Stage)
-    try:
-        at = Stage(stage) if stage else core.stage
-    except ValueError:
-        raise BadRequest(f"stage: {stage!r} must be one of {', '.join(s.value for s in Stage)}", "stage") from None
+    at = one_of(Stage, stage, "stage") if stage else core.stage
     if round_row.phase not in FINISHED and stages.index(at) > stages.index(core.stage):
         raise Unprocessable(f"stage: {at.value} has not been reached (the round is at {core.stage.value})", "stage")
     pool = lock_pool(table.pool_id)
@@ -566,10 +548,8 @@ def void_round(round_id: int, reason: str, stage: str | None = None, *, operator
         house_move(pool, MovementKind.SEED_TOP_UP, owed - pool.amount, actor=audit.operator_actor(operator),
                    reason=f"R9: void of round {round_row.id} after the pool paid out its contributions")
     pool_before = _pool_before(pool, round_row)
-    try:
+    with core_refusals("round"):
         result = core.void(why, pool_before, at)
-    except RuleViolation as error:
-        raise Conflict(str(error), "round") from None
     end = round_postings.voided(round_row, result, pool, core.paytable)
     move(pool, "void", end.entries, end.movements, actor=audit.operator_actor(operator), round_id=round_row.id,
          reason=why.value)

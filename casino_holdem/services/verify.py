@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import func, select
 
 from ..core.money import ZERO, format_amount
-from ..core.paytable import InvalidPaytable
+from ..core.paytable import Paytable
 from ..core.round import (
     DECISION_STREET,
     FINISHED,
@@ -46,7 +46,7 @@ from ..models import (
 )
 from . import round_postings
 from .tables import table_paytable
-from .errors import Conflict, NotFound, Unprocessable
+from .errors import Conflict, NotFound, core_refusals
 from .transaction import transactional
 
 #: R5/R9: the sign each kind of pool movement must have (+1 into the pool, 0 either way)
@@ -62,10 +62,9 @@ class ReplayReport:
     settlement: dict[str, Any] = field(default_factory=dict)
 
 
-def _replayed(round_row: GameRound) -> Settlement:
+def _replayed(round_row: GameRound, paytable: Paytable) -> Settlement:
     """Play the stored round again through the core state machine (no limits: the bets were
     accepted when placed; the clock does not matter once every decision is on record)."""
-    paytable = table_paytable(round_row)
     core = Round.open(paytable, parse_deck(round_row.deck), Limits(), Timers(), round_row.opened_at)
     late = round_row.opened_at + dt.timedelta(days=1)
     for bet in round_row.bets:
@@ -105,10 +104,9 @@ def replay(round_id: int) -> ReplayReport:
         raise NotFound(f"round: no round {round_id}", "round")
     if round_row.phase not in FINISHED:
         raise Conflict(f"round: {round_id} is {round_row.phase}; only settled or void rounds are replayed", "round")
-    try:
-        result = _replayed(round_row)
-    except InvalidPaytable as error:
-        raise Unprocessable(f"paytable: {error}", "paytable") from None
+    with core_refusals("paytable"):
+        paytable = table_paytable(round_row)
+    result = _replayed(round_row, paytable)
     differences = []
     if not verify(round_row.commitment, parse_deck(round_row.deck), round_row.nonce):
         differences.append("commitment: the revealed deck and nonce do not match the published commitment")

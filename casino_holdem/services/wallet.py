@@ -19,7 +19,7 @@ from sqlalchemy import select
 from werkzeug.security import generate_password_hash
 
 from .. import paytables
-from ..core.money import ZERO, InvalidAmount, is_multiple_of, parse_amount
+from ..core.money import ZERO, is_multiple_of, parse_amount
 from ..core.paytable import CurrencySpec
 from ..core.round import FINISHED, Action, AutoReason, Bettor, Decision
 from ..extensions import db
@@ -35,7 +35,7 @@ from ..models import (
     Posting,
 )
 from . import audit
-from .errors import BadRequest, Conflict, InsufficientFunds, NotFound, Unprocessable
+from .errors import Conflict, InsufficientFunds, NotFound, Unprocessable, core_refusals
 from .transaction import locked, transactional
 
 #: the players.username column's length
@@ -173,10 +173,8 @@ def currency_spec(currency: str) -> CurrencySpec:
 
 def amount_of(value: Decimal | str | int, field: str) -> Decimal:
     """A request's amount as an exact Decimal (floats refused), or :class:`BadRequest` naming the field."""
-    try:
+    with core_refusals(field):
         return parse_amount(value, field=field)
-    except InvalidAmount as error:
-        raise BadRequest(str(error), field) from None
 
 
 def player_row(player_id: int) -> Player:
