@@ -178,7 +178,7 @@ def player_deposit(username: str, amount: str, idempotency_key: str, operator: s
 @operator_option
 def void(round_id: int, reason: str, stage: str | None, operator: str) -> None:
     """Void round ROUND_ID (R9): refunds, reversed contributions, an audit entry."""
-    from .services.tables import void_round
+    from .services.voids import void_round
 
     _call(void_round, round_id, reason, stage, operator=operator)
 

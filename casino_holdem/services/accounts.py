@@ -20,7 +20,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from .. import paytables
 from ..extensions import db
 from ..models import AuditEntry, GameTable, Player
-from . import audit, demo, wallet
+from . import audit, demo, queries, wallet
 from .errors import ServiceError, Unprocessable
 from .transaction import clock, transactional
 
@@ -113,4 +113,4 @@ def login(username: str, password: str, address: str, *, now: dt.datetime | None
 @transactional
 def player(player_id: int) -> wallet.PlayerView:
     """The player behind a session."""
-    return wallet.player_view(wallet.player_row(player_id))
+    return wallet.player_view(queries.get(Player, player_id))

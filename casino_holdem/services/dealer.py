@@ -1,6 +1,6 @@
 """The dealer loop, and the demo bots that make a fresh install deal by itself.
 
-Every tick the loop gives each table a few :func:`~.tables.advance` calls, each its own
+Every tick the loop gives each table a few :func:`~.dealer_steps.advance` calls, each its own
 transaction that skips a table another dealer holds (``FOR UPDATE SKIP LOCKED`` on PostgreSQL;
 SQLite serializes writers). Nothing lives in memory between ticks, so several dealers may run at
 once, and a dealer killed at any point resumes every round from its last committed step.
@@ -22,9 +22,11 @@ from sqlalchemy.exc import DBAPIError
 from ..core.round import Action
 from ..extensions import db
 from ..models import GameTable, Player
-from . import wallet
+from . import viewing, wallet
+from .dealer_steps import Step, advance
 from .errors import ServiceError
-from .tables import Step, advance, decide, list_tables, place_bets, table_state
+from .rounds import decide, place_bets
+from .tables import list_tables
 
 log = logging.getLogger(__name__)
 #: at most this many steps per table per tick (open, deal, …, settle is at most six)
@@ -70,8 +72,7 @@ class Bots:
                 log.debug("bot %s at table %s: %s", bot_id, table_id, error)
 
     def _play(self, bot_id: int, currency: str, table_id: int, ante_min: Decimal) -> None:
-        state = table_state(table_id, viewer=bot_id)
-        current = state["round"]
+        current = viewing.current_round_view(table_id, bot_id)
         if current is None:
             return
         if current["phase"] == "betting" and not current["you"]["has_bet"] and self.rng.random() < self.bet_chance:

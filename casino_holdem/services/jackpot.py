@@ -33,9 +33,9 @@ from ..models import (
     MovementKind,
     PoolMovement,
 )
-from . import audit
-from .errors import NotFound, Unprocessable
-from .transaction import locked, transactional
+from . import audit, queries
+from .errors import Unprocessable
+from .transaction import transactional
 from .wallet import Entry, amount_of, house_account, pool_account, post
 
 
@@ -57,14 +57,6 @@ class Movement:
     kind: MovementKind
     amount: Decimal
     bet_id: int | None = None
-
-
-def lock_pool(pool_id: int) -> JackpotPool:
-    """Lock the pool row (``SELECT … FOR UPDATE``) and read its current amount."""
-    pool = db.session.scalars(locked(select(JackpotPool).where(JackpotPool.id == pool_id))).first()
-    if pool is None:
-        raise NotFound(f"pool: no jackpot pool {pool_id}", "pool")
-    return pool
 
 
 def exchange_accounts(pool: JackpotPool, currency: str) -> list[LedgerAccount]:
@@ -163,10 +155,7 @@ def list_pools() -> list[PoolView]:
 @transactional
 def pool_view(pool_id: int) -> PoolView:
     """The pool and its meter in every currency (R6)."""
-    pool = db.session.get(JackpotPool, pool_id)
-    if pool is None:
-        raise NotFound(f"pool: no jackpot pool {pool_id}", "pool")
-    return _view(pool)
+    return _view(queries.get(JackpotPool, pool_id))
 
 
 @transactional
@@ -175,7 +164,7 @@ def top_up(pool_id: int, amount: Decimal | str | int, reason: str, operator: str
     """R5: the house puts ``amount`` base units into the pool (a seed), recorded and audited. With
     an ``idempotency_key`` a repeat is a no-op."""
     value, why = _base_amount(amount, signed=False), _reason(reason)
-    pool = lock_pool(pool_id)
+    pool = queries.lock(JackpotPool, pool_id)
     key = None if idempotency_key is None else f"top_up:{idempotency_key}"
     if key is not None and db.session.scalars(
             select(LedgerTransaction.id).where(LedgerTransaction.idempotency_key == key)).first() is not None:
@@ -192,7 +181,7 @@ def correct(pool_id: int, amount: Decimal | str | int, reason: str, operator: st
     """R9: the house corrects a wrong pool amount by ``amount`` (signed base units) with a reason;
     the pool never goes below zero (R5)."""
     value, why = _base_amount(amount, signed=True), _reason(reason)
-    pool = lock_pool(pool_id)
+    pool = queries.lock(JackpotPool, pool_id)
     if pool.amount + value < 0:
         raise Unprocessable(f"amount {value}: the pool holds {pool.amount}; it never goes below zero (R5)", "amount")
     house_move(pool, MovementKind.CORRECTION, value, actor=audit.operator_actor(operator), reason=why)

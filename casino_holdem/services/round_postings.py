@@ -1,8 +1,9 @@
-"""A round's ledger postings at its end: what a settlement or a void moves, built from the core's
+"""A round's ledger postings after its bets: the Flop, Turn and River bets as they are made
+(R2.3-R2.5), and what a settlement or a void moves, built from the core's
 :class:`~casino_holdem.core.rules.Settlement`.
 
-Live settlement, void and replay all build their postings here, so replay compares the stored
-ledger against exactly what the core's result implies (R3-R6, R9).
+Live settlement, void and replay all build their end-of-round postings here, so replay compares
+the stored ledger against exactly what the core's result implies (R3-R6, R9).
 """
 
 from __future__ import annotations
@@ -12,11 +13,14 @@ from decimal import Decimal
 
 from ..core.money import ZERO
 from ..core.paytable import Paytable
-from ..core.rules import ALL_BETS, BettorResult, Settlement
+from ..core.rules import ALL_BETS, BettorResult, Settlement, Stake
 from ..extensions import db
 from ..models import AccountKind, Bet, GameRound, JackpotPool, MovementKind, Player
 from .jackpot import Movement, pool_legs
-from .wallet import Entry, house_account, in_play_account, wallet_account
+from .wallet import Entry, house_account, in_play_account, post, wallet_account
+
+#: R2.3-R2.5: the bet each street's decision adds to
+STREET_BET = {"preflop": "flop", "flop": "turn", "turn": "river"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +29,25 @@ class RoundEnd:
 
     entries: list[Entry]
     movements: list[Movement]
+
+
+def post_street_bets(bet: Bet, stake: Stake) -> None:
+    """R2.3-R2.5: a Flop (2 × Ante), Turn or River (1 × Ante) bet leaves the wallet when made;
+    the amount was reserved when the Ante was placed, so the wallet cannot go negative."""
+    player = db.session.get(Player, bet.player_id)
+    assert player is not None
+    for column in STREET_BET.values():
+        added = getattr(stake, column) - getattr(bet, column)
+        if added:
+            post(f"{column}_bet", [Entry(wallet_account(player), -added, column, bet.player_id),
+                                   Entry(in_play_account(bet.round_id, bet.currency), added, column, bet.player_id)],
+                 round_id=bet.round_id)
+            setattr(bet, column, getattr(stake, column))
+
+
+def pool_before(pool: JackpotPool, round_row: GameRound) -> Decimal:
+    """The pool without this round's contributions: what the core settles against (R5)."""
+    return pool.amount - sum((bet.contribution for bet in round_row.bets), ZERO)
 
 
 def _bettor_entries(result: BettorResult, bet: Bet, held_back: Decimal) -> list[Entry]:

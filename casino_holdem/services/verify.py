@@ -44,9 +44,9 @@ from ..models import (
     PoolMovement,
     Posting,
 )
-from . import round_postings
-from .tables import table_paytable
-from .errors import Conflict, NotFound, core_refusals
+from . import queries, round_postings
+from .round_rows import table_paytable
+from .errors import Conflict, core_refusals
 from .transaction import transactional
 
 #: R5/R9: the sign each kind of pool movement must have (+1 into the pool, 0 either way)
@@ -99,9 +99,7 @@ def _compare(what: str, expected: Counter[Any], recorded: Counter[Any]) -> list[
 @transactional
 def replay(round_id: int) -> ReplayReport:
     """Re-settle a finished round and compare with the record (see the module docstring)."""
-    round_row = db.session.get(GameRound, round_id)
-    if round_row is None:
-        raise NotFound(f"round: no round {round_id}", "round")
+    round_row = queries.get(GameRound, round_id)
     if round_row.phase not in FINISHED:
         raise Conflict(f"round: {round_id} is {round_row.phase}; only settled or void rounds are replayed", "round")
     with core_refusals("paytable"):

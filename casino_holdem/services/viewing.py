@@ -1,87 +1,177 @@
-"""What one viewer may see: every page, API response and server-sent event is built here.
+"""What one viewer may see: every page, API response and server-sent event about a table or a
+round is built here, and only here.
 
-:func:`public_view` is the single place a round becomes something sent to a browser. It starts
-from :func:`tables.round_view_of` (R1, R2.7: the Dealer's cards, the deck and its nonce only
-once the round is settled or void) and keeps, of the bettors, only the viewer's own bets and
-awards: other players' bets are theirs alone. :func:`table_view` and :func:`lobby_view` add the
-table, its limits in the viewer's currency (R6), the jackpot meter (R6: pool × multiplier) and the
-viewer's balance. Amounts are decimal strings, times ISO 8601 in UTC.
+:func:`round_seen_by` is the one function that decides what a viewer sees of a round. It puts
+together two parts, so that the part everyone shares can be built once per change of a table and
+each viewer's own part added to it cheaply (:class:`RoundSight`):
+
+- the public part: the round's number, phase and deadline, its paytable and deck commitment, the
+  Player's cards and the board as dealt (R1), how many bet; the Dealer's cards, the deck and its
+  nonce only once the round is settled or void (R1, R2.7);
+- the viewer's own part: their bets and decisions (R8 automatic ones with their reason), what
+  their buttons would cost now (R2.3-R2.5), their awards (R5, with the number of bettors the
+  prize was shared among) and what every bet returned. Other players' bets are theirs alone.
+
+:func:`table_view` and :func:`lobby_view` add the table, its limits in the viewer's currency
+(R6), the jackpot meter (R6: pool × multiplier) and the viewer's balance. The house (the
+operator's commands, audits; never a player's page) sees every bettor: :func:`house_round`.
+Amounts are decimal strings, times ISO 8601 in UTC.
 """
 
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass, field
 from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import select
 
+from ..core.cards import format_cards
 from ..core.money import format_amount
 from ..core.paytable import CurrencySpec
-from ..core.round import ANTE_MULTIPLE, Action
+from ..core.round import ANTE_MULTIPLE, FINISHED, Action, Bettor, Round
 from ..extensions import db
-from ..models import Bet, GameRound, GameTable, Player
-from . import jackpot, tables, wallet
-from .errors import NotFound, Unprocessable
+from ..models import AwardRecord, Bet, GameRound, GameTable, Player
+from . import jackpot, queries, tables, wallet
+from .errors import Unprocessable
+from .round_rows import load_round, table_paytable
 from .transaction import clock, transactional
 
 #: chip denominations as multiples of the table's minimum Ante
 CHIP_STEPS = (1, 5, 25, 100)
+#: the bets of R2 as a bettor's columns
+BETS = ("ante", "bonus", "progressive", "flop", "turn", "river")
 
+
+# --- a round: the public part and each viewer's own part ----------------------------------------------
+
+def _bettor_part(bet: Bet, bettor: Bettor) -> dict[str, Any]:
+    """One bettor's bets, decisions and outcome: shown to that bettor, and to the house."""
+    return {"currency": bet.currency, **{name: format_amount(getattr(bet, name)) for name in BETS},
+            "folded": bettor.folded, "connected": bet.connected,
+            "decisions": {d.street: {"action": d.action, "automatic": d.automatic} for d in bet.decisions},
+            "returned": None if bet.returned is None else format_amount(bet.returned), "outcome": bet.outcome}
+
+
+def _award_part(award: AwardRecord) -> dict[str, Any]:
+    """R5: one share of a progressive prize, with how many it was shared among."""
+    return {"table": award.prize_table, "hand": award.hand, "street": award.street, "share_of": award.share_of,
+            "amount": format_amount(award.amount)}
+
+
+def _round_part(round_row: GameRound, core: Round) -> dict[str, Any]:
+    """R1, R2.7: the round without its bettors: the Dealer's cards, the deck and the nonce only
+    once it is settled or void (its awards are filled in for each audience)."""
+    finished = round_row.phase in FINISHED
+    cards = core.cards
+    view: dict[str, Any] = {
+        "round_id": round_row.id, "table_id": round_row.table_id, "number": round_row.number,
+        "phase": round_row.phase, "commitment": round_row.commitment,
+        "deadline": None if round_row.deadline is None else round_row.deadline.isoformat(),
+        "paytable": {"id": round_row.paytable_id, "version": round_row.paytable_version,
+                     "sha256": round_row.paytable_sha256},
+        "cards": {"player": format_cards(cards.player), "board": format_cards(cards.board),
+                  "dealer": format_cards(cards.dealer) if finished else []},
+    }
+    if finished:
+        view["reveal"] = {"deck": round_row.deck, "nonce": round_row.nonce}
+        view["result"] = {"result": round_row.result, "player_hand": round_row.player_hand,
+                          "dealer_hand": round_row.dealer_hand,
+                          "void": ({"reason": round_row.void_reason, "stage": round_row.void_stage}
+                                   if round_row.void_reason else None),
+                          "awards": []}
+    return view
+
+
+@dataclass(frozen=True, slots=True)
+class OwnPart:
+    """What only this viewer may see of a round: ``you`` and their shares of prizes (R5)."""
+
+    you: dict[str, Any]
+    awards: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundSight:
+    """A round read once: its :attr:`public` part is built once; :meth:`seen_by` adds a viewer's
+    own part to it."""
+
+    row: GameRound
+    core: Round
+    awards: tuple[AwardRecord, ...]
+    public: dict[str, Any]
+
+    @classmethod
+    def of(cls, round_row: GameRound) -> RoundSight:
+        core = load_round(round_row)
+        awards = tuple(db.session.scalars(select(AwardRecord).where(AwardRecord.round_id == round_row.id)
+                                          .order_by(AwardRecord.id))) if round_row.phase in FINISHED else ()
+        public = {**_round_part(round_row, core), "table_name": round_row.table.name,
+                  "opened_at": round_row.opened_at.isoformat(),
+                  "finished_at": None if round_row.finished_at is None else round_row.finished_at.isoformat(),
+                  "bettor_count": len(round_row.bets)}
+        return cls(round_row, core, awards, public)
+
+    def own_part(self, viewer: int) -> OwnPart:
+        """The viewer's bets, decisions, what their buttons would cost now (R2.3: the Flop bet is
+        2 × Ante; R2.4-R2.5: a later bet 1 × Ante), and, at the end, what each bet returned, their
+        awards and the net result. ``allowed_actions`` is empty once the window has closed (R8)."""
+        bettor = self.core.bettors.get(str(viewer))
+        open_window = self.row.deadline is None or clock(None) < self.row.deadline
+        you: dict[str, Any] = {"player_id": viewer, "has_bet": bettor is not None,
+                               "allowed_actions": ([a.value for a in self.core.allowed_actions(str(viewer))]
+                                                   if bettor is not None and open_window else [])}
+        bet = queries.bet_of(self.row, viewer)
+        if bet is None or bettor is None:
+            return OwnPart({**you, "bet": None})
+        staked = bettor.committed
+        you["bet"] = _bettor_part(bet, bettor)
+        you["staked"] = format_amount(staked)
+        you["costs"] = {"flop": format_amount(bet.ante * ANTE_MULTIPLE[Action.FLOP]),
+                        "bet": format_amount(bet.ante * ANTE_MULTIPLE[Action.BET])}
+        you["net"] = None if bet.returned is None else format_amount(bet.returned - staked)
+        return OwnPart(you, [_award_part(award) for award in self.awards if award.bet_id == bet.id])
+
+    def seen_by(self, viewer: int | None) -> dict[str, Any]:
+        """The public part, with the viewer's own part when the viewer is a player."""
+        view = dict(self.public)
+        if viewer is None:
+            return view
+        own = self.own_part(viewer)
+        if "result" in view:
+            view["result"] = {**view["result"], "awards": own.awards}
+        view["you"] = own.you
+        return view
+
+    def house(self) -> dict[str, Any]:
+        """Every bettor's part and every award: for the house, never for a player."""
+        view = _round_part(self.row, self.core)
+        view["bettors"] = [{"player_id": bet.player_id, **_bettor_part(bet, self.core.bettors[str(bet.player_id)])}
+                           for bet in self.row.bets]
+        if "result" in view:
+            view["result"]["awards"] = [{"bet_id": award.bet_id, **_award_part(award)} for award in self.awards]
+        return view
+
+
+def round_seen_by(round_row: GameRound, viewer: int | None) -> dict[str, Any]:
+    """The round as ``viewer`` (a player id, None for the public) may see it (module docstring):
+    the one way a round reaches a player."""
+    return RoundSight.of(round_row).seen_by(viewer)
+
+
+def house_round(round_row: GameRound) -> dict[str, Any]:
+    """The round as the house sees it: every bettor, but the Dealer's cards, the deck and the
+    nonce still only once it is over (R1)."""
+    return RoundSight.of(round_row).house()
+
+
+# --- a table, in the viewer's currency ----------------------------------------------------------------
 
 def currency_of(spec: CurrencySpec) -> dict[str, Any]:
     """The currency as a page needs it to show amounts: code, smallest unit and its decimals."""
     exponent = spec.unit.as_tuple().exponent
     return {"code": spec.code, "unit": format_amount(spec.unit),
             "decimals": max(0, -exponent) if isinstance(exponent, int) else 0}
-
-
-def _you(view: dict[str, Any], bettors: list[dict[str, Any]], bet: Bet | None) -> dict[str, Any]:
-    """The viewer's own part of a round: their bets, decisions (R8 automatic ones with their
-    reason), what each decision would cost now (R2.3: Flop 2 × Ante; R2.4-R2.5: 1 × Ante), and,
-    at the end, what every bet returned and the net result."""
-    you = dict(view["you"])
-    if bet is None:
-        return {**you, "bet": None}
-    mine = next(b for b in bettors if b["player_id"] == bet.player_id)
-    staked = wallet.bettor_of(bet).committed
-    you["bet"] = {key: value for key, value in mine.items() if key != "player_id"}
-    you["staked"] = format_amount(staked)
-    # what the buttons would take: R2.3 the Flop bet is 2 × Ante, R2.4-R2.5 a later bet 1 × Ante
-    you["costs"] = {"flop": format_amount(bet.ante * ANTE_MULTIPLE[Action.FLOP]),
-                    "bet": format_amount(bet.ante * ANTE_MULTIPLE[Action.BET])}
-    you["net"] = None if bet.returned is None else format_amount(bet.returned - staked)
-    return you
-
-
-def public_view(round_row: GameRound, viewer: int | None) -> dict[str, Any]:
-    """The round as ``viewer`` (a player id, None for the public) may see it.
-
-    Hidden information (R1): the Dealer's hole cards, the undealt deck and the deck's nonce
-    appear only once the round is settled or void (they come from ``round_view_of``). Privacy:
-    of the bettors only their number and the viewer's own bets, decisions and awards (R5: with
-    the number of bettors the prize was shared among, ``share_of``) are shown."""
-    view = tables.round_view_of(round_row, viewer)
-    bettors = view.pop("bettors")
-    bet = tables.bet_of(round_row, viewer) if viewer is not None else None
-    view["table_name"] = round_row.table.name
-    view["opened_at"] = round_row.opened_at.isoformat()
-    view["finished_at"] = None if round_row.finished_at is None else round_row.finished_at.isoformat()
-    view["bettor_count"] = len(bettors)
-    if "result" in view:
-        view["result"]["awards"] = [{key: value for key, value in award.items() if key != "bet_id"}
-                                    for award in view["result"]["awards"]
-                                    if bet is not None and award["bet_id"] == bet.id]
-    if viewer is not None:
-        view["you"] = _you(view, bettors, bet)
-    return view
-
-
-def _latest_round(table_id: int, *, finished: bool = False) -> GameRound | None:
-    """The table's current round, or with ``finished`` its last settled or void one."""
-    statement = select(GameRound).where(GameRound.table_id == table_id)
-    if finished:
-        statement = statement.where(GameRound.phase.in_(tables.FINISHED))
-    return db.session.scalars(statement.order_by(GameRound.number.desc()).limit(1).options(tables.WITH_BETS)).first()
 
 
 def _scaled(amount: Decimal | None, spec: CurrencySpec) -> str | None:
@@ -92,7 +182,7 @@ def _scaled(amount: Decimal | None, spec: CurrencySpec) -> str | None:
 def _table_currency(table: GameTable, currency: str) -> CurrencySpec | None:
     """R6: the viewer's currency as the table's own paytable defines it (None: not taken there)."""
     try:
-        return tables.table_paytable(table).currency(currency)
+        return table_paytable(table).currency(currency)
     except KeyError:
         return None
 
@@ -122,9 +212,7 @@ def _chips(table: GameTable, spec: CurrencySpec) -> list[str]:
 
 
 def _viewer(player_id: int) -> tuple[Player, CurrencySpec]:
-    player = db.session.get(Player, player_id)
-    if player is None:
-        raise NotFound(f"player: no player {player_id}", "player")
+    player = queries.get(Player, player_id)
     return player, wallet.currency_spec(player.currency)
 
 
@@ -139,25 +227,25 @@ def _meters(table_rows: list[GameTable], currency: str) -> dict[int, Decimal]:
     return {pool_id: jackpot.pool_view(pool_id).meters[currency] for pool_id in {t.pool_id for t in table_rows}}
 
 
+# --- what pages, the API and event streams ask for (one transaction each) ---------------------------------
+
 @transactional
 def table_view(table_id: int, viewer: int) -> dict[str, Any]:
     """The table page's state: the table in the viewer's currency with its chips, the current
     round and the last finished one (its showdown stays in view while the next round takes bets)
-    through :func:`public_view`, the viewer's balance, and the server's clock (countdowns are
+    through :func:`round_seen_by`, the viewer's balance, and the server's clock (countdowns are
     computed against it, not the browser's)."""
-    table = db.session.get(GameTable, table_id)
-    if table is None:
-        raise NotFound(f"table: no table {table_id}", "table")
+    table = queries.get(GameTable, table_id)
     player, _ = _viewer(viewer)
     spec = _table_currency(table, player.currency)
     if spec is None:
         raise Unprocessable(f"currency: table {table.name} does not take {player.currency} (R6)", "currency")
-    current, last = _latest_round(table.id), _latest_round(table.id, finished=True)
+    current, last = queries.latest_round(table.id), queries.latest_round(table.id, finished=True)
     return {"server_time": clock(None).isoformat(), "currency": currency_of(spec),
             "table": {**_table_summary(table, current, spec, _meters([table], player.currency)[table.pool_id]),
                       "is_open": table.is_open, "chips": _chips(table, spec)},
-            "round": None if current is None else public_view(current, viewer),
-            "last_round": None if last is None or last is current else public_view(last, viewer),
+            "round": None if current is None else round_seen_by(current, viewer),
+            "last_round": None if last is None or last is current else round_seen_by(last, viewer),
             "balance": _balance(viewer)}
 
 
@@ -170,34 +258,22 @@ def lobby_view(viewer: int) -> dict[str, Any]:
     playable = [(row, table_spec) for row in rows if (table_spec := _table_currency(row, player.currency))]
     meters = _meters([row for row, _ in playable], player.currency)
     return {"server_time": clock(None).isoformat(), "currency": currency_of(spec),
-            "tables": [_table_summary(row, _latest_round(row.id), table_spec, meters[row.pool_id])
+            "tables": [_table_summary(row, queries.latest_round(row.id), table_spec, meters[row.pool_id])
                        for row, table_spec in playable],
             "balance": _balance(viewer)}
 
 
 @transactional
 def round_view(round_id: int, viewer: int) -> dict[str, Any]:
-    """:func:`public_view` of any round by id."""
-    round_row = db.session.get(GameRound, round_id)
-    if round_row is None:
-        raise NotFound(f"round: no round {round_id}", "round")
-    return public_view(round_row, viewer)
+    """:func:`round_seen_by` of any round by id."""
+    return round_seen_by(queries.get(GameRound, round_id), viewer)
 
 
 @transactional
-def rejoin(table_id: int, viewer: int) -> bool:
-    """R8: a player whose connection was lost (or who left) comes back to the same round, which
-    has gone on without them. Returns whether they had been away."""
-    if db.session.get(GameTable, table_id) is None:
-        raise NotFound(f"table: no table {table_id}", "table")
-    away = db.session.scalars(
-        select(Bet.id).join(GameRound).where(GameRound.table_id == table_id, Bet.player_id == viewer,
-                                             Bet.connected.is_(False),
-                                             GameRound.phase.notin_(tables.FINISHED))
-    ).first()
-    if away is not None:
-        tables.reconnect(viewer, table_id)
-    return away is not None
+def current_round_view(table_id: int, viewer: int) -> dict[str, Any] | None:
+    """:func:`round_seen_by` of the table's current round (None before its first round)."""
+    current = queries.latest_round(queries.get(GameTable, table_id).id)
+    return None if current is None else round_seen_by(current, viewer)
 
 
 @transactional
@@ -205,3 +281,19 @@ def me_view(viewer: int) -> dict[str, Any]:
     """The logged-in player: name, account currency (R6) and balance."""
     player, spec = _viewer(viewer)
     return {"id": player.id, "username": player.username, "currency": currency_of(spec), "balance": _balance(viewer)}
+
+
+# --- what the house sees (operators and audits; never a player's page) --------------------------------------
+
+@transactional
+def house_view(round_id: int) -> dict[str, Any]:
+    """:func:`house_round` of any round by id."""
+    return house_round(queries.get(GameRound, round_id))
+
+
+@transactional
+def house_table_view(table_id: int) -> dict[str, Any]:
+    """A table's settings and its current round as the house sees it."""
+    table = queries.get(GameTable, table_id)
+    current = queries.latest_round(table.id)
+    return {"table": asdict(tables.view_of(table)), "round": None if current is None else house_round(current)}

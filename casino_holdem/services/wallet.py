@@ -21,7 +21,7 @@ from werkzeug.security import generate_password_hash
 from .. import paytables
 from ..core.money import ZERO, is_multiple_of, parse_amount
 from ..core.paytable import CurrencySpec
-from ..core.round import FINISHED, Action, AutoReason, Bettor, Decision
+from ..core.round import FINISHED
 from ..extensions import db
 from ..models import (
     BASE,
@@ -34,8 +34,9 @@ from ..models import (
     Player,
     Posting,
 )
-from . import audit
-from .errors import Conflict, InsufficientFunds, NotFound, Unprocessable, core_refusals
+from . import audit, queries
+from .round_rows import bettor_of
+from .errors import Conflict, InsufficientFunds, Unprocessable, core_refusals
 from .transaction import locked, transactional
 
 #: the players.username column's length
@@ -177,14 +178,6 @@ def amount_of(value: Decimal | str | int, field: str) -> Decimal:
         return parse_amount(value, field=field)
 
 
-def player_row(player_id: int) -> Player:
-    """The player, or :class:`NotFound`."""
-    player = db.session.get(Player, player_id)
-    if player is None:
-        raise NotFound(f"player: no player {player_id}", "player")
-    return player
-
-
 def player_view(player: Player) -> PlayerView:
     return PlayerView(player.id, player.username, player.currency, player.is_bot)
 
@@ -222,7 +215,7 @@ def deposit(player_id: int, amount: Decimal | str | int, idempotency_key: str, *
             now: dt.datetime | None = None) -> Balance:
     """Credit a wallet from the cashier (demo money or an operator's deposit). The same
     ``idempotency_key`` again returns the balance without a second credit."""
-    player = player_row(player_id)
+    player = queries.get(Player, player_id)
     value = amount_of(amount, "amount")
     spec = currency_spec(player.currency)
     if value <= 0 or not is_multiple_of(value, spec.unit):
@@ -242,14 +235,6 @@ def deposit(player_id: int, amount: Decimal | str | int, idempotency_key: str, *
     return _balance(player)
 
 
-def bettor_of(bet: Bet) -> Bettor:
-    """A stored bet as the core's :class:`Bettor` (its decisions included): the one place where
-    rows become the state machine's bettors."""
-    decisions = {d.street: Decision(d.street, Action(d.action), None if d.automatic is None else AutoReason(d.automatic),
-                                    d.decided_at) for d in bet.decisions}
-    return Bettor(str(bet.player_id), bet.currency, bet.ante, bet.bonus, bet.progressive, decisions, bet.connected)
-
-
 def reserved(player_id: int) -> Decimal:
     """What the player's bets on unfinished rounds may still ask for (core ``Bettor.exposure``)."""
     bets = db.session.scalars(select(Bet).join(GameRound).where(Bet.player_id == player_id,
@@ -266,13 +251,13 @@ def _balance(player: Player) -> Balance:
 @transactional
 def balance(player_id: int) -> Balance:
     """The wallet balance, what open bets reserve and what is available for new bets."""
-    return _balance(player_row(player_id))
+    return _balance(queries.get(Player, player_id))
 
 
 @transactional
 def postings(player_id: int, limit: int = 50) -> list[PostingView]:
     """The latest postings on the player's wallet, newest first."""
-    wallet = wallet_account(player_row(player_id))
+    wallet = wallet_account(queries.get(Player, player_id))
     rows = db.session.execute(
         select(Posting, LedgerTransaction).join(LedgerTransaction)
         .where(Posting.account_id == wallet.id).order_by(Posting.id.desc()).limit(limit)).all()

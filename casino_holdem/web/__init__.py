@@ -3,7 +3,7 @@
 Blueprints: ``auth`` (login, registration, logout), ``lobby``, ``table``, ``history``, ``api``
 (``/api/``, described at ``/api/openapi.json``) and ``events`` (server-sent events). Everything
 a page, response or event shows of a round is built by
-:func:`casino_holdem.services.viewing.public_view`.
+:func:`casino_holdem.services.viewing.round_seen_by` (checked by tests/web/test_viewing_boundary.py).
 """
 
 from __future__ import annotations

@@ -1,20 +1,19 @@
 """The public JSON API (``/api/``), described by :mod:`.openapi` at ``/api/openapi.json``.
 
 Thin: each view reads its input, calls one service and returns its result. Rounds are only
-ever sent as :func:`~casino_holdem.services.viewing.public_view` builds them. Money travels as
+ever sent as :func:`~casino_holdem.services.viewing.round_seen_by` builds them. Money travels as
 decimal strings; a JSON number with a fraction is refused (floats are not exact).
 """
 
 from __future__ import annotations
 
 import re
-
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
 from ..jsonable import jsonable
-from ..services import accounts, history, tables, viewing
+from ..services import accounts, history, rounds, viewing
 from ..services.errors import BadRequest
 from ..services.wallet import PlayerView
 from . import openapi
@@ -29,10 +28,6 @@ from .security import (
 )
 
 bp = Blueprint("api", __name__, url_prefix="/api")
-MAX_REQUEST_ID = 128
-
-
-
 
 
 def _body() -> dict[str, Any]:
@@ -117,9 +112,9 @@ def table(table_id: int) -> Response:
 def place_bets(table_id: int) -> tuple[Response, int]:
     """R2.1: Ante, optional Bonus and Progressive; idempotent by ``request_id``."""
     data = _body()
-    receipt = tables.place_bets(player_id(), table_id, data.get("ante"), data.get("bonus", "0"),
+    receipt = rounds.place_bets(player_id(), table_id, data.get("ante"), data.get("bonus", "0"),
                                 data.get("progressive", False),
-                                request_id=_text(data, "request_id", limit=MAX_REQUEST_ID))
+                                request_id=_text(data, "request_id", limit=rounds.MAX_REQUEST_ID))
     return jsonify(jsonable(receipt)), 201
 
 
@@ -128,14 +123,14 @@ def place_bets(table_id: int) -> tuple[Response, int]:
 def leave(table_id: int) -> Response:
     """R8: leaving mid-round is a disconnection: the due decision is taken now (fold before the
     flop, check after it) and later ones as they come."""
-    return jsonify(decisions=jsonable(tables.disconnect(player_id(), table_id)))
+    return jsonify(decisions=jsonable(rounds.disconnect(player_id(), table_id)))
 
 
 @bp.post("/tables/<int:table_id>/join")
 @login_required
 def join(table_id: int) -> Response:
     """R8: back at the table, in the same round."""
-    return jsonify(rejoined=viewing.rejoin(table_id, player_id()))
+    return jsonify(rejoined=rounds.rejoin(player_id(), table_id))
 
 
 @bp.get("/rounds/<int:round_id>")
@@ -149,8 +144,8 @@ def round_(round_id: int) -> Response:
 def decide(round_id: int) -> tuple[Response, int]:
     """R2.3-R2.5: fold or flop, then bet or check; once per street; idempotent by ``request_id``."""
     data = _body()
-    receipt = tables.decide(player_id(), round_id, _text(data, "action", limit=16),
-                            request_id=_text(data, "request_id", limit=MAX_REQUEST_ID))
+    receipt = rounds.decide(player_id(), round_id, _text(data, "action", limit=16),
+                            request_id=_text(data, "request_id", limit=rounds.MAX_REQUEST_ID))
     return jsonify(jsonable(receipt)), 201
 
 

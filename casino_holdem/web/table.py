@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template
 
-from ..services import viewing
+from ..services import rounds, viewing
 from .security import login_required, player_id
 
 bp = Blueprint("table", __name__)
@@ -14,5 +14,5 @@ bp = Blueprint("table", __name__)
 @login_required
 def table(table_id: int) -> str:
     """R8: opening the page brings a player who was away back into the same round."""
-    viewing.rejoin(table_id, player_id())
+    rounds.rejoin(player_id(), table_id)
     return render_template("table.html", state=viewing.table_view(table_id, player_id()))

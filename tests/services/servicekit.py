@@ -11,7 +11,7 @@ import pytest
 
 from casino_holdem.core.cards import FULL_DECK, Card, parse_cards
 from casino_holdem.core.round import BOARD_POSITIONS, DEALER_POSITIONS, PLAYER_POSITIONS
-from casino_holdem.services import jackpot, tables, verify, wallet
+from casino_holdem.services import dealer_steps, jackpot, tables, verify, wallet
 
 T0 = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.UTC)
 SECOND = dt.timedelta(seconds=1)
@@ -33,8 +33,8 @@ class Casino:
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.names = itertools.count(1)
         self.decks: list[tuple[Card, ...]] = []
-        original = tables.secure_shuffle
-        monkeypatch.setattr(tables, "secure_shuffle", lambda: self.decks.pop(0) if self.decks else original())
+        original = dealer_steps.secure_shuffle
+        monkeypatch.setattr(dealer_steps, "secure_shuffle", lambda: self.decks.pop(0) if self.decks else original())
 
     def player(self, currency: str = "USD", amount: str = "1000") -> int:
         player = wallet.create_player(f"p{next(self.names)}", "secret", currency)
@@ -58,7 +58,7 @@ class Casino:
         """Open the table's next round (on ``deck`` when given); returns its id."""
         if deck is not None:
             self.decks.append(tuple(deck))
-        step = tables.advance(table_id, now)
+        step = dealer_steps.advance(table_id, now)
         assert step is not None and step.event == "opened"
         return step.round_id
 
@@ -66,7 +66,7 @@ class Casino:
         """Advance as far as due at ``now``; the events."""
         events = []
         for _ in range(steps):
-            step = tables.advance(table_id, now)
+            step = dealer_steps.advance(table_id, now)
             if step is None:
                 break
             events.append(step.event)

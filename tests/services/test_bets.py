@@ -10,7 +10,7 @@ from servicekit import SECOND, T0
 from sqlalchemy import select
 
 from casino_holdem.models import AuditEntry
-from casino_holdem.services import jackpot, tables, wallet
+from casino_holdem.services import jackpot, rounds, tables, wallet
 from casino_holdem.services.errors import (
     Conflict,
     InsufficientFunds,
@@ -22,8 +22,8 @@ from casino_holdem.services.errors import (
 def test_a_retry_with_the_same_request_id_debits_once(casino) -> None:
     player, table = casino.player(), casino.table()
     casino.open(table)
-    first = tables.place_bets(player, table, "10", "5", True, request_id="r-1", now=T0)
-    again = tables.place_bets(player, table, "10", "5", True, request_id="r-1", now=T0 + SECOND)
+    first = rounds.place_bets(player, table, "10", "5", True, request_id="r-1", now=T0)
+    again = rounds.place_bets(player, table, "10", "5", True, request_id="r-1", now=T0 + SECOND)
     assert again.bet_id == first.bet_id
     assert casino.balance(player) == Decimal(1000 - 10 - 5 - 1)
     assert len([p for p in wallet.postings(player) if p.kind == "bets"]) == 3  # ante, bonus, progressive legs
@@ -33,17 +33,17 @@ def test_a_retry_with_the_same_request_id_debits_once(casino) -> None:
 def test_a_retry_after_betting_closed_still_returns_the_first_result(casino) -> None:
     player, table = casino.player(), casino.table()
     casino.open(table)
-    first = tables.place_bets(player, table, "10", request_id="r-1", now=T0)
+    first = rounds.place_bets(player, table, "10", request_id="r-1", now=T0)
     casino.run(table, T0 + 11 * SECOND)
-    assert tables.place_bets(player, table, "10", request_id="r-1", now=T0 + 12 * SECOND).bet_id == first.bet_id
+    assert rounds.place_bets(player, table, "10", request_id="r-1", now=T0 + 12 * SECOND).bet_id == first.bet_id
 
 
 def test_the_same_request_id_with_other_content_is_a_conflict(casino) -> None:
     player, table = casino.player(), casino.table()
     casino.open(table)
-    tables.place_bets(player, table, "10", request_id="r-1", now=T0)
+    rounds.place_bets(player, table, "10", request_id="r-1", now=T0)
     with pytest.raises(Conflict) as error:
-        tables.place_bets(player, table, "20", request_id="r-1", now=T0)
+        rounds.place_bets(player, table, "20", request_id="r-1", now=T0)
     assert error.value.status == 409 and error.value.field == "request_id"
 
 
@@ -58,7 +58,7 @@ def test_r2_1_bets_outside_the_limits_are_refused_and_cost_nothing(casino, ante,
     player, table = casino.player(), casino.table()
     casino.open(table)
     with pytest.raises(Exception) as error:
-        tables.place_bets(player, table, ante, bonus, request_id="r", now=T0)
+        rounds.place_bets(player, table, ante, bonus, request_id="r", now=T0)
     assert (error.value.field, error.value.status) == (field, status)
     assert casino.balance(player) == Decimal(1000)
 
@@ -67,17 +67,17 @@ def test_r6_limits_scale_with_the_multiplier(casino) -> None:
     player, table = casino.player("JPY", "1000000"), casino.table()
     casino.open(table)
     with pytest.raises(Unprocessable, match="below the table minimum 100 JPY"):
-        tables.place_bets(player, table, "99", request_id="r", now=T0)
-    assert tables.place_bets(player, table, "100", request_id="r2", now=T0).ante == Decimal(100)
+        rounds.place_bets(player, table, "99", request_id="r", now=T0)
+    assert rounds.place_bets(player, table, "100", request_id="r2", now=T0).ante == Decimal(100)
 
 
 def test_r2_3_the_balance_must_cover_the_flop_bet_and_later_bets(casino) -> None:
     player, table = casino.player(amount="49.99"), casino.table()
     casino.open(table)
     with pytest.raises(InsufficientFunds) as error:  # Ante 10 now, then up to 2 + 1 + 1 × Ante
-        tables.place_bets(player, table, "10", request_id="r", now=T0)
+        rounds.place_bets(player, table, "10", request_id="r", now=T0)
     assert error.value.status == 422 and error.value.field == "balance"
-    tables.place_bets(player, table, "9.99", request_id="r2", now=T0)
+    rounds.place_bets(player, table, "9.99", request_id="r2", now=T0)
     assert wallet.balance(player).available == Decimal("49.99") - 5 * Decimal("9.99")
 
 
@@ -86,10 +86,10 @@ def test_the_reservation_spans_tables(casino) -> None:
     first, second = casino.table(pool), casino.table(pool)
     casino.open(first)
     casino.open(second)
-    tables.place_bets(player, first, "10", request_id="a", now=T0)  # 10 now, 40 kept for this round
+    rounds.place_bets(player, first, "10", request_id="a", now=T0)  # 10 now, 40 kept for this round
     with pytest.raises(InsufficientFunds):
-        tables.place_bets(player, second, "2.01", request_id="b", now=T0)
-    tables.place_bets(player, second, "2", request_id="c", now=T0)
+        rounds.place_bets(player, second, "2.01", request_id="b", now=T0)
+    rounds.place_bets(player, second, "2", request_id="c", now=T0)
 
 
 @pytest.mark.parametrize("currency, stake", [("USD", "1"), ("RMB", "5"), ("THB", "25"), ("JPY", "100")])
@@ -97,7 +97,7 @@ def test_r5_each_progressive_bet_puts_095_base_units_into_the_pool_at_once(casin
     player, pool = casino.player(currency, "1000000"), casino.pool(seed="100")
     table = casino.table(pool)
     casino.open(table)
-    receipt = tables.place_bets(player, table, Decimal(stake) * 10, progressive=True, request_id="r", now=T0)
+    receipt = rounds.place_bets(player, table, Decimal(stake) * 10, progressive=True, request_id="r", now=T0)
     assert receipt.progressive == Decimal(stake)
     assert jackpot.pool_view(pool).amount == Decimal("100.95")
     casino.assert_sound()
@@ -107,13 +107,13 @@ def test_betting_is_closed_after_the_deadline(casino) -> None:
     player, table = casino.player(), casino.table()
     casino.open(table)
     with pytest.raises(Conflict, match="R2.1"):
-        tables.place_bets(player, table, "10", request_id="r", now=T0 + 10 * SECOND)
+        rounds.place_bets(player, table, "10", request_id="r", now=T0 + 10 * SECOND)
 
 
 def test_unknown_table_and_player_are_404(casino) -> None:
     player = casino.player()
     with pytest.raises(NotFound):
-        tables.place_bets(player, 999, "10", request_id="r")
+        rounds.place_bets(player, 999, "10", request_id="r")
     with pytest.raises(NotFound):
         wallet.balance(999)
 

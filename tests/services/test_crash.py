@@ -27,7 +27,7 @@ from casino_holdem.models import (
     PoolMovement,
     Posting,
 )
-from casino_holdem.services import dealer, tables, verify
+from casino_holdem.services import dealer, dealer_steps, rounds, verify, viewing, voids
 
 
 class Crash(RuntimeError):
@@ -83,7 +83,7 @@ def round_at(casino):
 
 def test_crash_while_placing_bets(round_at, monkeypatch) -> None:
     casino, table, _round_id, alice, _bob = round_at
-    points = crash_everywhere(monkeypatch, lambda: tables.place_bets(alice, table, "10", "5", True, request_id="a",
+    points = crash_everywhere(monkeypatch, lambda: rounds.place_bets(alice, table, "10", "5", True, request_id="a",
                                                                      now=T0))
     assert points > 5 and casino.balance(alice) == 1000 - 16
     casino.assert_sound()
@@ -91,35 +91,35 @@ def test_crash_while_placing_bets(round_at, monkeypatch) -> None:
 
 def test_crash_while_deciding_and_dealing(round_at, monkeypatch) -> None:
     casino, table, round_id, alice, bob = round_at
-    tables.place_bets(alice, table, "10", "5", True, request_id="a", now=T0)
-    tables.place_bets(bob, table, "250", "0", True, request_id="b", now=T0)
-    assert crash_everywhere(monkeypatch, lambda: tables.advance(table, T0 + 10 * SECOND)) > 3
-    crash_everywhere(monkeypatch, lambda: tables.decide(alice, round_id, "flop", request_id="f", now=T0 + 11 * SECOND))
+    rounds.place_bets(alice, table, "10", "5", True, request_id="a", now=T0)
+    rounds.place_bets(bob, table, "250", "0", True, request_id="b", now=T0)
+    assert crash_everywhere(monkeypatch, lambda: dealer_steps.advance(table, T0 + 10 * SECOND)) > 3
+    crash_everywhere(monkeypatch, lambda: rounds.decide(alice, round_id, "flop", request_id="f", now=T0 + 11 * SECOND))
     # bob times out (R8): the automatic fold and the flop are one step
-    crash_everywhere(monkeypatch, lambda: tables.advance(table, T0 + 20 * SECOND))
-    assert tables.round_view(round_id)["bettors"][1]["decisions"]["preflop"]["automatic"] == "timeout"
+    crash_everywhere(monkeypatch, lambda: dealer_steps.advance(table, T0 + 20 * SECOND))
+    assert viewing.house_view(round_id)["bettors"][1]["decisions"]["preflop"]["automatic"] == "timeout"
     casino.assert_sound()
 
 
 def test_crash_while_settling_a_prize_and_the_dealer_resumes(round_at, monkeypatch) -> None:
     casino, table, round_id, alice, bob = round_at
-    tables.place_bets(alice, table, "10", "5", True, request_id="a", now=T0)
-    tables.place_bets(bob, table, "250", "0", True, request_id="b", now=T0)
+    rounds.place_bets(alice, table, "10", "5", True, request_id="a", now=T0)
+    rounds.place_bets(bob, table, "250", "0", True, request_id="b", now=T0)
     casino.run(table, T0 + 10 * SECOND)
-    tables.decide(alice, round_id, "flop", request_id="f", now=T0 + 11 * SECOND)
-    tables.decide(bob, round_id, "flop", request_id="g", now=T0 + 11 * SECOND)
+    rounds.decide(alice, round_id, "flop", request_id="f", now=T0 + 11 * SECOND)
+    rounds.decide(bob, round_id, "flop", request_id="g", now=T0 + 11 * SECOND)
     for seconds in (12, 30, 50):  # the flop, then the turn and the river after R8 timeouts
         casino.run(table, T0 + seconds * SECOND, steps=1)
-    assert tables.round_view(round_id)["phase"] == "showdown"
-    assert crash_everywhere(monkeypatch, lambda: tables.advance(table, T0 + 60 * SECOND)) > 10
-    assert tables.round_view(round_id)["phase"] == "settled" and verify.replay(round_id).identical
+    assert viewing.house_view(round_id)["phase"] == "showdown"
+    assert crash_everywhere(monkeypatch, lambda: dealer_steps.advance(table, T0 + 60 * SECOND)) > 10
+    assert viewing.house_view(round_id)["phase"] == "settled" and verify.replay(round_id).identical
     assert [step.event for step in dealer.tick()] == ["opened"]  # the loop carries on from there
     casino.assert_sound()
 
 
 def test_crash_while_voiding(round_at, monkeypatch) -> None:
     casino, table, round_id, alice, _bob = round_at
-    tables.place_bets(alice, table, "10", "5", True, request_id="a", now=T0)
-    crash_everywhere(monkeypatch, lambda: tables.void_round(round_id, "misdeal", operator="pit", now=T0))
+    rounds.place_bets(alice, table, "10", "5", True, request_id="a", now=T0)
+    crash_everywhere(monkeypatch, lambda: voids.void_round(round_id, "misdeal", operator="pit", now=T0))
     assert casino.balance(alice) == 1000
     casino.assert_sound()

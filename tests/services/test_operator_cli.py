@@ -69,7 +69,7 @@ def test_refused_requests_exit_2_with_one_line(run, args: list[str], message: st
 
 def test_operator_voids_a_round_in_play(run) -> None:
     from casino_holdem import create_app
-    from casino_holdem.services.tables import advance
+    from casino_holdem.services.dealer_steps import advance
 
     pool = run("pool", "create", "Linked")
     table = run("table", "create", "Lisbon", "--pool", str(pool["id"]), "--operator", "pit-boss")

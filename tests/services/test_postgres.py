@@ -16,7 +16,7 @@ from sqlalchemy import select
 
 from casino_holdem.extensions import db
 from casino_holdem.models import AuditEntry, GameRound, LedgerTransaction
-from casino_holdem.services import dealer, jackpot, tables, verify, wallet
+from casino_holdem.services import dealer, dealer_steps, jackpot, rounds, verify, wallet
 from casino_holdem.services.errors import ServiceError
 
 pytestmark = pytest.mark.postgres
@@ -57,9 +57,9 @@ def test_many_bettors_and_a_prize_on_one_pool_lose_no_update(app, pg) -> None:
     hit, *others = [casino.table(pool) for _ in range(3)]
     winner = casino.player()
     round_id = casino.open(hit, deck_with("7c 7d", "4h Kd", "7s 7h 2s 9d Jc"))  # P2 Four of a Kind: 120
-    tables.place_bets(winner, hit, "10", progressive=True, request_id="w", now=T0)
+    rounds.place_bets(winner, hit, "10", progressive=True, request_id="w", now=T0)
     casino.run(hit, T0 + 10 * SECOND)
-    tables.decide(winner, round_id, "flop", request_id="f", now=T0 + 11 * SECOND)
+    rounds.decide(winner, round_id, "flop", request_id="f", now=T0 + 11 * SECOND)
     for seconds in (12, 30, 50):
         casino.run(hit, T0 + seconds * SECOND, steps=1)
     now = T0 + 60 * SECOND
@@ -68,11 +68,11 @@ def test_many_bettors_and_a_prize_on_one_pool_lose_no_update(app, pg) -> None:
     bettors = [casino.player(currency, amount) for currency, amount in (("USD", "100"), ("THB", "2500"),
                                                                         ("JPY", "10000")) * 6]
     jobs: list[Callable[[], object]] = [
-        (lambda p=p, t=t: tables.place_bets(p, t, wallet.currency_spec(wallet.balance(p).currency).multiplier,
+        (lambda p=p, t=t: rounds.place_bets(p, t, wallet.currency_spec(wallet.balance(p).currency).multiplier,
                                             progressive=True, request_id=f"{p}-{t}", now=now))
         for p in bettors for t in others]
-    jobs += [lambda: tables.advance(hit, now)] + [
-        (lambda: tables.place_bets(bettors[0], others[0], "1", progressive=True, request_id=f"{bettors[0]}-{others[0]}",
+    jobs += [lambda: dealer_steps.advance(hit, now)] + [
+        (lambda: rounds.place_bets(bettors[0], others[0], "1", progressive=True, request_id=f"{bettors[0]}-{others[0]}",
                                    now=now))] * 4  # the same request retried at once
     errors = in_threads(app, jobs)
     assert errors == []
@@ -100,7 +100,7 @@ def test_two_dealers_advance_each_round_exactly_once(app, pg) -> None:
             for table in table_ids:
                 for player in players:
                     try:
-                        tables.place_bets(player, table, "1", progressive=True, request_id=f"{time.time()}-{player}")
+                        rounds.place_bets(player, table, "1", progressive=True, request_id=f"{time.time()}-{player}")
                     except ServiceError:
                         pass
 

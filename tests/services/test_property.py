@@ -14,7 +14,7 @@ from sqlalchemy import select
 
 from casino_holdem.extensions import db
 from casino_holdem.models import GameRound
-from casino_holdem.services import jackpot, tables, verify
+from casino_holdem.services import dealer_steps, jackpot, rounds, verify, viewing, voids
 from casino_holdem.services.errors import ServiceError
 
 DECKS = [None, deck_with("7c 7d", "4h Kd", "7s 7h 2s 9d Jc"), deck_with("2c 3d", "4h Kd", "As Ks Qs Js Ts"),
@@ -35,7 +35,7 @@ operation = st.one_of(
 
 
 def _current(table_id: int) -> int | None:
-    state = tables.table_state(table_id)
+    state = viewing.house_table_view(table_id)
     return None if state["round"] is None else state["round"]["round_id"]
 
 
@@ -45,23 +45,23 @@ def _apply(op: tuple, players: list[int], table_ids: list[int], pool: int, now: 
         _, who, where, units, bonus, progressive = op
         multiplier = CURRENCIES[who][2]
         ante = Decimal(units * multiplier)
-        tables.place_bets(players[who], table_ids[where], ante, ante if bonus else 0, progressive,
+        rounds.place_bets(players[who], table_ids[where], ante, ante if bonus else 0, progressive,
                           request_id=f"{now.timestamp()}-{who}-{where}", now=now)
     elif kind == "decide":
         _, who, where, action = op
         round_id = _current(table_ids[where])
         if round_id is not None:
-            tables.decide(players[who], round_id, action, request_id=f"{now.timestamp()}-{who}", now=now)
+            rounds.decide(players[who], round_id, action, request_id=f"{now.timestamp()}-{who}", now=now)
     elif kind == "advance":
         now += dt.timedelta(seconds=op[2])
         for _ in range(3):
-            tables.advance(table_ids[op[1]], now)
+            dealer_steps.advance(table_ids[op[1]], now)
     elif kind in ("disconnect", "reconnect"):
-        getattr(tables, kind)(players[op[1]], table_ids[op[2]], now=now)
+        getattr(rounds, kind)(players[op[1]], table_ids[op[2]], now=now)
     elif kind == "void":
         round_id = _current(table_ids[op[1]])
         if round_id is not None:
-            tables.void_round(round_id, op[2], operator="pit", now=now)
+            voids.void_round(round_id, op[2], operator="pit", now=now)
     else:
         jackpot.correct(pool, Decimal(op[1]) / 100, "property test", "tester", now=now)
     return now
@@ -77,7 +77,7 @@ def test_any_sequence_of_service_calls_keeps_the_ledger_sound(casino, decks, ope
     casino.decks[:] = [DECKS[i] for i in decks if DECKS[i] is not None]
     now = T0 + dt.timedelta(seconds=1)
     for table_id in table_ids:
-        tables.advance(table_id, T0)
+        dealer_steps.advance(table_id, T0)
     for op in operations:
         now += dt.timedelta(seconds=1)
         try:

@@ -9,12 +9,12 @@ import pytest
 from freezegun import freeze_time
 from servicekit import DECISION, SECOND, T0
 
-from casino_holdem.services import tables
+from casino_holdem.services import dealer_steps, rounds, viewing
 from casino_holdem.services.errors import BadRequest, Conflict
 
 
 def _decisions(round_id: int) -> dict[int, dict[str, dict[str, str | None]]]:
-    return {b["player_id"]: b["decisions"] for b in tables.round_view(round_id)["bettors"]}
+    return {b["player_id"]: b["decisions"] for b in viewing.house_view(round_id)["bettors"]}
 
 
 @pytest.fixture
@@ -25,19 +25,19 @@ def dealt(casino):
         alice, bob = casino.player(), casino.player()
         round_id = casino.open(table)
         for player in (alice, bob):
-            tables.place_bets(player, table, "10", request_id=f"bet-{player}")
+            rounds.place_bets(player, table, "10", request_id=f"bet-{player}")
         frozen.tick(dt.timedelta(seconds=10))
-        assert tables.advance(table).event == "hole_cards"
+        assert dealer_steps.advance(table).event == "hole_cards"
         yield casino, frozen, table, round_id, alice, bob
 
 
 def test_r8_no_decision_before_the_flop_is_an_automatic_fold(dealt) -> None:
     casino, frozen, table, round_id, alice, bob = dealt
-    tables.decide(alice, round_id, "flop", request_id="a1")
+    rounds.decide(alice, round_id, "flop", request_id="a1")
     frozen.tick(dt.timedelta(seconds=DECISION - 1))
-    assert tables.advance(table) is None  # bob still has time
+    assert dealer_steps.advance(table) is None  # bob still has time
     frozen.tick(SECOND)
-    step = tables.advance(table)
+    step = dealer_steps.advance(table)
     assert (step.event, step.automatic) == ("flop", 1)
     assert _decisions(round_id)[bob]["preflop"] == {"action": "fold", "automatic": "timeout"}
     assert casino.balance(alice) == Decimal(1000 - 10 - 20)
@@ -45,71 +45,71 @@ def test_r8_no_decision_before_the_flop_is_an_automatic_fold(dealt) -> None:
 
 def test_r8_no_decision_after_the_flop_is_an_automatic_check(dealt) -> None:
     _casino, frozen, table, round_id, alice, bob = dealt
-    tables.decide(alice, round_id, "flop", request_id="a1")
-    tables.decide(bob, round_id, "flop", request_id="b1")
-    assert tables.advance(table).event == "flop"
-    tables.decide(alice, round_id, "bet", request_id="a2")
+    rounds.decide(alice, round_id, "flop", request_id="a1")
+    rounds.decide(bob, round_id, "flop", request_id="b1")
+    assert dealer_steps.advance(table).event == "flop"
+    rounds.decide(alice, round_id, "bet", request_id="a2")
     frozen.tick(dt.timedelta(seconds=DECISION))
-    assert tables.advance(table).event == "turn"
+    assert dealer_steps.advance(table).event == "turn"
     assert _decisions(round_id)[bob]["flop"] == {"action": "check", "automatic": "timeout"}
 
 
 def test_r2_the_street_closes_early_when_everyone_has_decided(dealt) -> None:
     casino, _frozen, table, round_id, alice, bob = dealt
     for street, action in (("flop", "flop"), ("turn", "bet"), ("river", "check")):
-        tables.decide(alice, round_id, action, request_id=f"a-{street}")
-        tables.decide(bob, round_id, action, request_id=f"b-{street}")
-        assert tables.advance(table).event == street  # no clock tick needed
-    assert tables.advance(table).event == "settled"
-    assert tables.round_view(round_id)["phase"] == "settled"
+        rounds.decide(alice, round_id, action, request_id=f"a-{street}")
+        rounds.decide(bob, round_id, action, request_id=f"b-{street}")
+        assert dealer_steps.advance(table).event == street  # no clock tick needed
+    assert dealer_steps.advance(table).event == "settled"
+    assert viewing.house_view(round_id)["phase"] == "settled"
     casino.assert_sound()
 
 
 def test_r2_a_decision_is_taken_once_and_only_when_allowed(dealt) -> None:
     casino, frozen, _table, round_id, alice, bob = dealt
     with pytest.raises(Conflict, match="R2.3: bet is not allowed now"):
-        tables.decide(alice, round_id, "bet", request_id="x")
-    first = tables.decide(alice, round_id, "flop", request_id="a1")
-    assert tables.decide(alice, round_id, "flop", request_id="a1") == first  # a retry
+        rounds.decide(alice, round_id, "bet", request_id="x")
+    first = rounds.decide(alice, round_id, "flop", request_id="a1")
+    assert rounds.decide(alice, round_id, "flop", request_id="a1") == first  # a retry
     assert casino.balance(alice) == Decimal(1000 - 10 - 20)
     with pytest.raises(Conflict, match="already decided"):
-        tables.decide(alice, round_id, "fold", request_id="a2")
+        rounds.decide(alice, round_id, "fold", request_id="a2")
     with pytest.raises(BadRequest):
-        tables.decide(alice, round_id, "raise", request_id="a3")
+        rounds.decide(alice, round_id, "raise", request_id="a3")
     frozen.tick(dt.timedelta(seconds=DECISION))
     with pytest.raises(Conflict, match="R8"):
-        tables.decide(bob, round_id, "flop", request_id="b1")
+        rounds.decide(bob, round_id, "flop", request_id="b1")
     outsider = casino.player()
     with pytest.raises(Conflict, match="no bets"):
-        tables.decide(outsider, round_id, "flop", request_id="o1")
+        rounds.decide(outsider, round_id, "flop", request_id="o1")
 
 
 def test_r8_disconnection_before_the_flop_folds_and_after_it_checks(dealt) -> None:
     _casino, _frozen, table, round_id, alice, bob = dealt
-    taken = tables.disconnect(bob, table)
+    taken = rounds.disconnect(bob, table)
     assert [(d.street, d.action, d.automatic) for d in taken] == [("preflop", "fold", "disconnect")]
-    tables.decide(alice, round_id, "flop", request_id="a1")
-    assert tables.advance(table).event == "flop"
-    taken = tables.disconnect(alice, table)
+    rounds.decide(alice, round_id, "flop", request_id="a1")
+    assert dealer_steps.advance(table).event == "flop"
+    taken = rounds.disconnect(alice, table)
     assert [(d.street, d.action, d.automatic) for d in taken] == [("flop", "check", "disconnect")]
-    assert tables.advance(table).event == "turn"
+    assert dealer_steps.advance(table).event == "turn"
     assert _decisions(round_id)[alice]["turn"] == {"action": "check", "automatic": "disconnect"}
 
 
 def test_r8_a_player_who_comes_back_rejoins_the_same_round(dealt) -> None:
     _casino, _frozen, table, round_id, alice, bob = dealt
-    tables.disconnect(alice, table)  # folded for her (R8)
-    tables.reconnect(alice, table)
-    tables.decide(bob, round_id, "flop", request_id="b1")
-    assert tables.advance(table).event == "flop"
-    view = tables.round_view(round_id, viewer=bob)
+    rounds.disconnect(alice, table)  # folded for her (R8)
+    rounds.reconnect(alice, table)
+    rounds.decide(bob, round_id, "flop", request_id="b1")
+    assert dealer_steps.advance(table).event == "flop"
+    view = viewing.round_view(round_id, bob)
     assert view["you"]["allowed_actions"] == ["bet", "check"]
-    assert tables.round_view(round_id, viewer=alice)["you"]["allowed_actions"] == []
+    assert viewing.round_view(round_id, alice)["you"]["allowed_actions"] == []
 
 
 def test_hidden_cards_stay_hidden_until_the_end(dealt) -> None:
     _casino, _frozen, _table, round_id, alice, _bob = dealt
-    view = tables.round_view(round_id, viewer=alice)
+    view = viewing.house_view(round_id)
     assert len(view["cards"]["player"]) == 2 and view["cards"]["dealer"] == [] and "reveal" not in view
     assert view["commitment"] and "deck" not in str(view["bettors"])
 
@@ -118,4 +118,4 @@ def test_a_betting_window_without_bets_is_reopened_not_dealt(casino) -> None:
     table = casino.table()
     round_id = casino.open(table)
     assert casino.run(table, T0 + 10 * SECOND) == ["betting_extended"]
-    assert tables.round_view(round_id)["phase"] == "betting"
+    assert viewing.house_view(round_id)["phase"] == "betting"

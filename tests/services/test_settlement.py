@@ -12,7 +12,7 @@ from servicekit import SECOND, T0, deck_with
 from sqlalchemy import select, text
 
 from casino_holdem.models import AwardRecord, MovementKind, PoolMovement
-from casino_holdem.services import jackpot, tables, verify
+from casino_holdem.services import jackpot, rounds, verify, viewing
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -24,7 +24,7 @@ def _play_to_the_end(casino, table: int, round_id: int, players: dict[int, list[
     for street in range(3):
         for player, actions in players.items():
             if street < len(actions):
-                tables.decide(player, round_id, actions[street], request_id=f"{player}-{street}", now=now)
+                rounds.decide(player, round_id, actions[street], request_id=f"{player}-{street}", now=now)
         now += 10 * SECOND
         casino.run(table, now, steps=1)
     assert casino.run(table, now, steps=1) == ["settled"]
@@ -33,11 +33,11 @@ def _play_to_the_end(casino, table: int, round_id: int, players: dict[int, list[
 def test_r3_a_won_round_moves_the_money_and_replays_identically(casino) -> None:
     table, player = casino.table(), casino.player()
     round_id = casino.open(table, deck_with("Ah Kh", "2c 7d", "Qh Jh 9c 3s Th"))  # Royal flush on the river
-    tables.place_bets(player, table, "10", "5", False, request_id="r", now=T0)
+    rounds.place_bets(player, table, "10", "5", False, request_id="r", now=T0)
     _play_to_the_end(casino, table, round_id, {player: ["flop", "bet", "bet"]})
     # Ante 10, Flop 20, Turn 10, River 10 all win 1:1; Bonus A-K suited pays 25 to 1 (R4)
     assert casino.balance(player) == Decimal(1000 + 10 + 20 + 10 + 10 + 5 * 25)
-    view = tables.round_view(round_id)
+    view = viewing.house_view(round_id)
     assert view["result"]["player_hand"] == "royal_flush" and view["reveal"]["deck"].startswith("Ah 2c Kh 7d")
     assert verify.replay(round_id).identical
     casino.assert_sound()
@@ -49,9 +49,9 @@ def test_r6_a_p3_prize_is_shared_across_currencies_and_tables_share_the_pool(cas
     usd, rmb, thb = casino.player("USD", "1000"), casino.player("RMB", "10000"), casino.player("THB", "100000")
     round_id = casino.open(first, deck_with("2c 3d", "4h Kd", "9s 8s 7s 6s 5s"))  # board straight flush
     casino.open(second)
-    tables.place_bets(usd, first, "10", progressive=True, request_id="u", now=T0)
-    tables.place_bets(rmb, first, "50", progressive=True, request_id="r", now=T0)
-    tables.place_bets(thb, second, "250", progressive=True, request_id="t", now=T0)
+    rounds.place_bets(usd, first, "10", progressive=True, request_id="u", now=T0)
+    rounds.place_bets(rmb, first, "50", progressive=True, request_id="r", now=T0)
+    rounds.place_bets(thb, second, "250", progressive=True, request_id="t", now=T0)
     assert jackpot.pool_view(pool).amount == Decimal("1002.85")
     _play_to_the_end(casino, first, round_id, {usd: ["flop"], rmb: ["fold"]})
     # R5: P3 (USD 600) goes to every Progressive bettor of the round, folded or not; R6: × multiplier
@@ -76,7 +76,7 @@ def test_r5_a_prize_larger_than_the_pool_takes_it_all_and_the_house_seeds_it(cas
     table = casino.table(pool, paytable="house-flush")
     player = casino.player()
     round_id = casino.open(table, deck_with("2c 3d", "4h Kd", "As Ks Qs Js Ts"))  # board Royal Flush: P3 4000
-    tables.place_bets(player, table, "10", progressive=True, request_id="p", now=T0)
+    rounds.place_bets(player, table, "10", progressive=True, request_id="p", now=T0)
     _play_to_the_end(casino, table, round_id, {player: ["fold"]})
     assert casino.balance(player) == Decimal(1000 - 10 - 1) + Decimal("100.95")  # the whole pool (R5)
     moves = {m.kind: m.amount for m in casino_moves(round_id)}
@@ -97,7 +97,7 @@ def test_replay_reports_a_record_that_differs(casino, db) -> None:
     pool = casino.pool(seed="1000")
     table, player = casino.table(pool), casino.player()
     round_id = casino.open(table, deck_with("7c 7d", "4h Kd", "7s 7h 2s 9d Jc"))  # quads: P2 120
-    tables.place_bets(player, table, "10", progressive=True, request_id="p", now=T0)
+    rounds.place_bets(player, table, "10", progressive=True, request_id="p", now=T0)
     _play_to_the_end(casino, table, round_id, {player: ["flop", "check", "check"]})
     assert verify.replay(round_id).identical
     db.session.rollback()

@@ -10,7 +10,7 @@ from servicekit import SECOND, T0, deck_with
 from sqlalchemy import select
 
 from casino_holdem.models import AuditEntry
-from casino_holdem.services import jackpot, tables, verify
+from casino_holdem.services import jackpot, rounds, verify, voids
 from casino_holdem.services.errors import BadRequest, Conflict, Unprocessable
 
 
@@ -22,7 +22,7 @@ def in_play(casino):
     alice, bob = casino.player(), casino.player()
     round_id = casino.open(table, deck_with("Ac Ad", "4h Kd", "9s 8s 2c 3h Jd"))
     for player in (alice, bob):
-        tables.place_bets(player, table, "10", "5", True, request_id=f"p{player}", now=T0)
+        rounds.place_bets(player, table, "10", "5", True, request_id=f"p{player}", now=T0)
     casino.run(table, T0 + 10 * SECOND)
     return casino, pool, table, round_id, alice, bob
 
@@ -31,8 +31,8 @@ def test_r9_void_during_betting_refunds_everything(casino) -> None:
     pool = casino.pool(seed="50")
     table, player = casino.table(pool), casino.player()
     round_id = casino.open(table)
-    tables.place_bets(player, table, "10", "5", True, request_id="p", now=T0)
-    tables.void_round(round_id, "card_exposed_during_betting", operator="pit", now=T0 + SECOND)
+    rounds.place_bets(player, table, "10", "5", True, request_id="p", now=T0)
+    voids.void_round(round_id, "card_exposed_during_betting", operator="pit", now=T0 + SECOND)
     assert casino.balance(player) == Decimal(1000)
     assert jackpot.pool_view(pool).amount == Decimal(50)
     assert verify.replay(round_id).identical
@@ -41,10 +41,10 @@ def test_r9_void_during_betting_refunds_everything(casino) -> None:
 
 def test_r9_a_fold_before_the_incident_stands(in_play) -> None:
     casino, pool, table, round_id, alice, bob = in_play
-    tables.decide(alice, round_id, "fold", request_id="a", now=T0 + 11 * SECOND)
-    tables.decide(bob, round_id, "flop", request_id="b", now=T0 + 11 * SECOND)
+    rounds.decide(alice, round_id, "fold", request_id="a", now=T0 + 11 * SECOND)
+    rounds.decide(bob, round_id, "flop", request_id="b", now=T0 + 11 * SECOND)
     casino.run(table, T0 + 12 * SECOND)
-    view = tables.void_round(round_id, "misdeal", operator="pit", now=T0 + 13 * SECOND)
+    view = voids.void_round(round_id, "misdeal", operator="pit", now=T0 + 13 * SECOND)
     assert view["result"]["void"] == {"reason": "misdeal", "stage": "flop"} and "deck" in view["reveal"]
     assert casino.balance(alice) == Decimal(1000 - 10 - 5)  # Ante and Bonus lost; Progressive refunded
     assert casino.balance(bob) == Decimal(1000)
@@ -55,7 +55,7 @@ def test_r9_a_fold_before_the_incident_stands(in_play) -> None:
 
 def test_r9_after_a_shuffler_jam_the_bonus_stands(in_play) -> None:
     casino, _pool, _table, round_id, alice, bob = in_play
-    tables.void_round(round_id, "shuffler_jam", operator="pit", now=T0 + 11 * SECOND)
+    voids.void_round(round_id, "shuffler_jam", operator="pit", now=T0 + 11 * SECOND)
     for player in (alice, bob):  # A-A pays 30 to 1 (R4); every other stake comes back
         assert casino.balance(player) == Decimal(1000 + 5 * 30)
     casino.assert_sound()
@@ -64,12 +64,12 @@ def test_r9_after_a_shuffler_jam_the_bonus_stands(in_play) -> None:
 def test_r9_a_void_is_audited_and_happens_once(in_play, db) -> None:
     casino, _pool, table, round_id, _alice, _bob = in_play
     with pytest.raises(Unprocessable, match="stage"):
-        tables.void_round(round_id, "misdeal", "river", operator="pit")
+        voids.void_round(round_id, "misdeal", "river", operator="pit")
     with pytest.raises(BadRequest):
-        tables.void_round(round_id, "bad luck", operator="pit")
-    tables.void_round(round_id, "dropped_card_seen", "hole_cards", operator="pit")
+        voids.void_round(round_id, "bad luck", operator="pit")
+    voids.void_round(round_id, "dropped_card_seen", "hole_cards", operator="pit")
     with pytest.raises(Conflict, match="R9"):
-        tables.void_round(round_id, "misdeal", operator="pit")
+        voids.void_round(round_id, "misdeal", operator="pit")
     entry = db.session.scalars(select(AuditEntry).where(AuditEntry.action == "round_void")).one()
     assert (entry.actor, entry.detail["reason"], entry.detail["stage"]) == ("operator:pit", "dropped_card_seen",
                                                                            "hole_cards")
@@ -93,9 +93,9 @@ def test_r9_void_after_the_pool_paid_out_its_contributions_is_refunded_by_the_ho
     pool = casino.pool()
     table, player = casino.table(pool), casino.player()
     round_id = casino.open(table)
-    tables.place_bets(player, table, "10", "0", True, request_id="p", now=T0)
+    rounds.place_bets(player, table, "10", "0", True, request_id="p", now=T0)
     jackpot.correct(pool, "-0.5", "meter showed too much", "boss")
-    tables.void_round(round_id, "operator", operator="pit", now=T0 + SECOND)
+    voids.void_round(round_id, "operator", operator="pit", now=T0 + SECOND)
     assert casino.balance(player) == Decimal(1000)
     assert jackpot.pool_view(pool).amount == 0
     top_up = db.session.scalars(select(AuditEntry).where(AuditEntry.action == "round_void")).one()

@@ -1,5 +1,5 @@
 """A player can never read or act on another player's bets or history: the session says who acts,
-and every view keeps only the viewer's own bets (services.viewing.public_view)."""
+and every view keeps only the viewer's own bets (services.viewing.round_seen_by)."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ from typing import Any
 from flask import Flask
 from werkzeug.test import TestResponse
 
-from casino_holdem.services import jackpot, tables, wallet
+from casino_holdem.services import dealer_steps, jackpot, tables, wallet
 
 T0 = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.UTC)
 BETTING, DECISION = 10, 10
@@ -112,6 +112,6 @@ class Casino:
     def advance(table_id: int) -> list[str]:
         """Let the dealer take every step due now (the clock is the test's)."""
         events = []
-        while (step := tables.advance(table_id)) is not None:
+        while (step := dealer_steps.advance(table_id)) is not None:
             events.append(step.event)
         return events

@@ -1,0 +1,119 @@
+"""The dealer's steps: what moves a table on when the clock says so, one step per transaction.
+
+A round goes through these named steps, in this order (:func:`advance` takes the one that is due):
+
+1. :func:`open_round` — R1: a fresh shuffle; betting opens (R2.1) and the deck's commitment is published.
+2. :func:`extend_betting` — a betting window nobody bet in is opened again; a round nobody bet on
+   is never dealt.
+3. :func:`deal_next` — close the betting or decision window and deal the next street (R1 order):
+   the hole cards (R2.2), the flop (R2.4), the turn (R2.5), the river (R2.6). A decision window
+   closes when it expires or when every bettor has decided; R8 decides for whoever has not
+   (fold before the flop, check after it), recorded with the reason.
+4. :func:`settle` — R2.7, R3-R6: the showdown, settled against the locked pool.
+
+A dealer killed between two steps resumes from the last committed one; two dealers never take a
+step twice, because each step is chosen again under the table's lock.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from ..core.round import DEALS_ON_ENTRY, FINISHED, Phase, Round
+from ..core.shuffle import commit, deck_text, new_nonce, secure_shuffle
+from ..extensions import db
+from ..models import GameRound, GameTable, JackpotPool, MovementKind
+from . import audit, queries, round_postings
+from .jackpot import house_move, move
+from .round_rows import load_round, reveal, save_result, table_limits, table_paytable, table_timers
+from .rounds import save_play
+from .transaction import clock, transactional
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What one :func:`advance` did: ``opened``, ``betting_extended``, ``hole_cards``, ``flop``,
+    ``turn``, ``river`` (the street dealt) or ``settled``; ``automatic`` counts R8 decisions taken."""
+
+    table_id: int
+    round_id: int
+    round_number: int
+    event: str
+    automatic: int = 0
+
+
+def open_round(table: GameTable, number: int, now: dt.datetime) -> Step:
+    """R1: a fresh CSPRNG shuffle; its commitment is published now, the deck and nonce after the end."""
+    core = Round.open(table_paytable(table), secure_shuffle(), table_limits(table), table_timers(table), now)
+    nonce = new_nonce()
+    round_row = GameRound(table_id=table.id, number=number, phase=core.phase.value, commitment=commit(core.deck, nonce),
+                          deck=deck_text(core.deck), nonce=nonce, dealt_count=0, opened_at=now, deadline=core.deadline,
+                          paytable_id=table.paytable_id, paytable_version=table.paytable_version,
+                          paytable_sha256=table.paytable_sha256)
+    db.session.add(round_row)
+    db.session.flush()
+    audit.record(audit.DEALER, "round_opened", table_id=table.id, round_id=round_row.id, now=now, number=number,
+                 commitment=round_row.commitment, deadline=core.deadline)
+    return Step(table.id, round_row.id, number, "opened")
+
+
+def extend_betting(table: GameTable, round_row: GameRound, core: Round, now: dt.datetime) -> Step | None:
+    """A betting window that closed with no bets opens again. A closed table's empty round just
+    waits (no audit entry every window)."""
+    if core.deadline is None or now < core.deadline or not table.is_open:
+        return None
+    core.advance(now)
+    round_row.deadline = core.deadline
+    audit.record(audit.DEALER, "betting_extended", table_id=table.id, round_id=round_row.id, now=now,
+                 deadline=core.deadline)
+    return Step(table.id, round_row.id, round_row.number, "betting_extended")
+
+
+def deal_next(round_row: GameRound, core: Round, now: dt.datetime) -> Step | None:
+    """Close the window when it is due (R8: automatic fold before the flop, check after) and
+    deal the next street (R1)."""
+    if not core.due(now):
+        return None
+    automatic = core.advance(now)
+    save_play(round_row, core, now, actor=audit.DEALER)
+    return Step(round_row.table_id, round_row.id, round_row.number, DEALS_ON_ENTRY[core.phase], len(automatic))
+
+
+def settle(table: GameTable, round_row: GameRound, core: Round, now: dt.datetime) -> Step:
+    """R2.7, R3-R6: settle against the locked pool, pay awards, refill the pool to its seed."""
+    pool = queries.lock(JackpotPool, table.pool_id)
+    pool_before = round_postings.pool_before(pool, round_row)
+    result = core.settle(pool_before)
+    end = round_postings.settled(round_row, result, pool, core.paytable)
+    move(pool, "settlement", end.entries, end.movements, actor=audit.DEALER, round_id=round_row.id)
+    if result.pool.top_up > 0:
+        house_move(pool, MovementKind.SEED_TOP_UP, result.pool.top_up, actor=audit.DEALER, round_id=round_row.id,
+                   reason="R5: seed after a hit")
+    save_result(round_row, core, result, pool_before, now)
+    audit.record(audit.DEALER, "round_settled", table_id=table.id, round_id=round_row.id, now=now,
+                 pool_before=pool_before, pool_after=pool.amount, top_up=result.pool.top_up,
+                 awards={t: amount for t, amount in result.awards_by_table.items()}, **reveal(round_row, result))
+    return Step(table.id, round_row.id, round_row.number, "settled")
+
+
+@transactional
+def advance(table_id: int, now: dt.datetime | None = None, *, skip_locked: bool = False) -> Step | None:
+    """Take the table's next step when it is due (see the module docstring), or return None.
+    With ``skip_locked`` (the dealer loop) a table another process is working on is skipped."""
+    moment = clock(now)
+    if skip_locked:
+        table = queries.try_lock(GameTable, table_id, skip_locked=True)
+        if table is None:
+            return None
+    else:
+        table = queries.lock(GameTable, table_id)
+    round_row = queries.latest_round(table.id, for_update=True)
+    if round_row is None or round_row.phase in FINISHED:
+        return open_round(table, (round_row.number + 1) if round_row else 1, moment) if table.is_open else None
+    core = load_round(round_row)
+    if core.phase is Phase.SHOWDOWN:
+        return settle(table, round_row, core, moment)
+    if core.phase is Phase.BETTING and not core.bettors:
+        return extend_betting(table, round_row, core, moment)
+    return deal_next(round_row, core, moment)

@@ -1,0 +1,76 @@
+"""The questions every service asks of the database, each written once: a row by id (or
+:class:`~.errors.NotFound` naming the field), a row locked for a change, a table's latest round
+with its bets and decisions, a bettor's bet on a round.
+
+Locks follow the one order of :mod:`.transaction`: a round is locked only after its table.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
+
+from ..core.round import FINISHED
+from ..extensions import db
+from ..models import Bet, GameRound, GameTable, JackpotPool, Player
+from .errors import NotFound
+from .transaction import locked
+
+Row = TypeVar("Row", GameTable, GameRound, JackpotPool, Player)
+
+#: how a refusal names each kind of row: the request's field and what the row is called
+NAMES: dict[type, tuple[str, str]] = {GameTable: ("table", "table"), GameRound: ("round", "round"),
+                                      JackpotPool: ("pool", "jackpot pool"), Player: ("player", "player")}
+
+#: a round is always used with its bets and their decisions
+WITH_BETS = selectinload(GameRound.bets).selectinload(Bet.decisions)
+
+
+def _missing(model: type[Row], row_id: int) -> NotFound:
+    field, noun = NAMES[model]
+    return NotFound(f"{field}: no {noun} {row_id}", field)
+
+
+def get(model: type[Row], row_id: int) -> Row:
+    """The row with that id, or :class:`NotFound` naming the field (``table: no table 7``)."""
+    row = db.session.get(model, row_id)
+    if row is None:
+        raise _missing(model, row_id)
+    return row
+
+
+def try_lock(model: type[Row], row_id: int, *, skip_locked: bool = False) -> Row | None:
+    """The row locked ``FOR UPDATE`` with fresh values, or None (missing, or held elsewhere
+    with ``skip_locked``)."""
+    return db.session.scalars(locked(select(model).where(model.id == row_id), skip_locked=skip_locked)).first()
+
+
+def lock(model: type[Row], row_id: int) -> Row:
+    """The row locked ``FOR UPDATE`` with fresh values, or :class:`NotFound`."""
+    row = try_lock(model, row_id)
+    if row is None:
+        raise _missing(model, row_id)
+    return row
+
+
+def lock_round(round_id: int) -> tuple[GameTable, GameRound]:
+    """A round and its table, both locked, the table first (the one lock order)."""
+    table = lock(GameTable, get(GameRound, round_id).table_id)
+    return table, db.session.scalars(locked(select(GameRound).where(GameRound.id == round_id))).one()
+
+
+def latest_round(table_id: int, *, finished: bool = False, for_update: bool = False) -> GameRound | None:
+    """The table's current round (the highest number), or with ``finished`` its last settled or
+    void one; with ``for_update`` the round row is locked (the caller holds the table's lock)."""
+    statement = select(GameRound).where(GameRound.table_id == table_id)
+    if finished:
+        statement = statement.where(GameRound.phase.in_(FINISHED))
+    statement = statement.order_by(GameRound.number.desc()).limit(1).options(WITH_BETS)
+    return db.session.scalars(locked(statement) if for_update else statement).first()
+
+
+def bet_of(round_row: GameRound, player_id: int) -> Bet | None:
+    """The player's bet on the round, if they placed one (R2.1)."""
+    return next((bet for bet in round_row.bets if bet.player_id == player_id), None)

@@ -1,0 +1,246 @@
+"""Playing a round: placing bets (R2.1), the decisions on each street (R2.3-R2.5), leaving and
+coming back (R8).
+
+Every transaction locks the table row, loads the core round from its rows
+(:func:`.round_rows.load_round`), applies one operation through the core (which checks R1, R2,
+R8), and writes the result back with its ledger postings and audit entries (:func:`save_play`).
+Two requests for the same table queue on its lock, so each sees what the other committed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+
+from sqlalchemy import select
+
+from ..core.cards import format_cards
+from ..core.money import ZERO, format_amount
+from ..core.round import DEALS_ON_ENTRY, FINISHED, Action, Phase, Round
+from ..core.rules import contribution
+from ..extensions import db
+from ..models import Bet, DecisionRecord, GameRound, GameTable, JackpotPool, MovementKind, Player
+from . import audit, queries
+from .errors import BadRequest, Conflict, InsufficientFunds, core_refusals, one_of
+from .jackpot import Movement, exchange_accounts, move, pool_legs
+from .round_postings import STREET_BET, post_street_bets
+from .round_rows import load_round, save_round
+from .transaction import clock, transactional
+from .wallet import (
+    Balance,
+    Entry,
+    amount_of,
+    in_play_account,
+    lock_accounts,
+    post,
+    reserved,
+    wallet_account,
+)
+from .wallet import balance as wallet_balance
+
+MAX_REQUEST_ID = 128
+
+
+@dataclass(frozen=True, slots=True)
+class BetReceipt:
+    """A placed bet as first recorded (a retry with the same request id returns the same)."""
+
+    bet_id: int
+    round_id: int
+    round_number: int
+    table_id: int
+    player_id: int
+    currency: str
+    ante: Decimal
+    bonus: Decimal
+    progressive: Decimal
+    request_id: str
+    balance: Balance
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionReceipt:
+    round_id: int
+    player_id: int
+    street: str
+    action: str
+    automatic: str | None
+    decided_at: dt.datetime
+    amount: Decimal
+
+
+def save_play(round_row: GameRound, core: Round, now: dt.datetime, *, actor: str,
+              request_ids: Mapping[int, str] | None = None) -> list[DecisionRecord]:
+    """Write the core round back (:func:`.round_rows.save_round`), audit every new decision (R8
+    automatic ones under the dealer's name), move the Flop/Turn/River bets just made from wallet
+    to play (R2.3-R2.5) and audit the cards just dealt. Returns the new decision rows."""
+    saved = save_round(round_row, core, now, request_ids)
+    for bet, row in saved.decisions:
+        audit.record(actor if row.automatic is None else audit.DEALER, "decision", table_id=round_row.table_id,
+                     round_id=round_row.id, player_id=bet.player_id, now=now, street=row.street,
+                     decision=row.action, automatic=row.automatic)
+    for bet in round_row.bets:
+        post_street_bets(bet, core.bettors[str(bet.player_id)].stake())
+    if saved.dealt:
+        cards = core.cards  # R1: the Player's cards and the board are public, the Dealer's are not
+        audit.record(audit.DEALER, "dealt", table_id=round_row.table_id, round_id=round_row.id, now=now,
+                     street=DEALS_ON_ENTRY[core.phase], player=format_cards(cards.player),
+                     board=format_cards(cards.board))
+    db.session.flush()
+    return [row for _, row in saved.decisions]
+
+
+# --- bets (R2.1) ------------------------------------------------------------------------------------
+
+def _receipt(bet: Bet, round_row: GameRound) -> BetReceipt:
+    return BetReceipt(bet.id, round_row.id, round_row.number, round_row.table_id, bet.player_id, bet.currency,
+                      bet.ante, bet.bonus, bet.progressive, bet.request_id, wallet_balance(bet.player_id))
+
+
+@transactional
+def place_bets(player_id: int, table_id: int, ante: Decimal | str | int, bonus: Decimal | str | int = ZERO,
+               progressive: bool = False, *, request_id: str, now: dt.datetime | None = None) -> BetReceipt:
+    """R2.1: an Ante with an optional Bonus and Progressive bet on the table's current round.
+
+    Idempotent by ``request_id``: a retry returns the first receipt and never debits twice; the
+    same id with different content is a conflict. The balance must cover the bets *and* the
+    Flop bet and later bets (4 × Ante in all, R2.3-R2.5) on top of what the player's other open
+    rounds reserve, so a player never goes negative mid-round. The Progressive contribution
+    goes into the pool at once (R5: contribution × 1 base unit, whatever the currency, R6)."""
+    moment = clock(now)
+    if not request_id or len(request_id) > MAX_REQUEST_ID:
+        raise BadRequest(f"request_id: required, at most {MAX_REQUEST_ID} characters", "request_id")
+    ante_value, bonus_value = amount_of(ante, "ante"), amount_of(bonus, "bonus")
+    if not isinstance(progressive, bool):
+        raise BadRequest("progressive: must be true or false", "progressive")
+    player = queries.get(Player, player_id)
+    fingerprint = hashlib.sha256(
+        f"{table_id}|{ante_value.normalize()}|{bonus_value.normalize()}|{progressive}".encode()).hexdigest()
+    table = queries.lock(GameTable, table_id)
+    first = db.session.scalars(select(Bet).where(Bet.player_id == player_id, Bet.request_id == request_id)).first()
+    if first is not None:
+        if first.request_fingerprint != fingerprint:
+            raise Conflict(f"request_id: {request_id!r} was already used for different bets", "request_id")
+        return _receipt(first, first.round)
+    round_row = queries.latest_round(table.id, for_update=True)
+    if round_row is None or round_row.phase != Phase.BETTING.value or not table.is_open:
+        raise Conflict("R2.1: betting is closed at this table", "table")
+    core = load_round(round_row)
+    with core_refusals("table"):
+        bettor = core.place_bets(str(player.id), player.currency, ante_value, bonus_value, progressive, now=moment)
+    stake = bettor.stake()
+    wallet, in_play = wallet_account(player), in_play_account(round_row.id, player.currency)
+    pool = queries.lock(JackpotPool, table.pool_id) if progressive else None
+    # Every account the posting will touch, locked at once in id order (no lock taken later).
+    lock_accounts([wallet, in_play] + ([] if pool is None else exchange_accounts(pool, player.currency)))
+    available = wallet.balance - reserved(player.id)
+    if available < stake.staked + bettor.exposure:
+        raise InsufficientFunds(
+            f"balance: {format_amount(available)} {player.currency} available; these bets take "
+            f"{format_amount(stake.staked)} now and keep {format_amount(bettor.exposure)} for the Flop bet "
+            "and later bets (R2.3-R2.5)")
+    bet = Bet(round_id=round_row.id, player_id=player.id, currency=player.currency, ante=stake.ante,
+              bonus=stake.bonus, progressive=stake.progressive, contribution=ZERO, request_id=request_id,
+              request_fingerprint=fingerprint, connected=True, placed_at=moment)
+    round_row.bets.append(bet)
+    db.session.flush()
+    entries = [leg for name in ("ante", "bonus", "progressive") if stake.amount(name)
+               for leg in (Entry(wallet, -stake.amount(name), name, player.id),
+                           Entry(in_play, stake.amount(name), name, player.id))]
+    if pool is None:
+        post("bets", entries, round_id=round_row.id)
+    else:
+        bet.contribution = contribution([stake], core.paytable)
+        multiplier = core.paytable.currency(player.currency).multiplier
+        move(pool, "bets", entries + pool_legs(pool, bet.contribution, in_play, multiplier, "contribution", player.id),
+             [Movement(MovementKind.CONTRIBUTION, bet.contribution, bet.id)], actor=audit.player_actor(player.id),
+             round_id=round_row.id)
+    audit.record(audit.player_actor(player.id), "bets_placed", table_id=table.id, round_id=round_row.id,
+                 player_id=player.id, now=moment, ante=bet.ante, bonus=bet.bonus, progressive=bet.progressive,
+                 contribution=bet.contribution, currency=bet.currency, request_id=request_id)
+    return _receipt(bet, round_row)
+
+
+# --- decisions (R2.3-R2.5, R8) ---------------------------------------------------------------------
+
+def _decision_receipt(bet: Bet, row: DecisionRecord) -> DecisionReceipt:
+    made = getattr(bet, STREET_BET[row.street]) if row.action in (Action.FLOP.value, Action.BET.value) else ZERO
+    return DecisionReceipt(bet.round_id, bet.player_id, row.street, row.action, row.automatic, row.decided_at, made)
+
+
+@transactional
+def decide(player_id: int, round_id: int, action: str, *, request_id: str,
+           now: dt.datetime | None = None) -> DecisionReceipt:
+    """One decision on the current street, only as R2 allows it now and only once: ``fold`` or
+    ``flop`` (2 × Ante) before the flop, ``bet`` (1 × Ante) or ``check`` on the flop and turn.
+    A retry with the same ``request_id`` returns the first decision. After the decision window
+    the house decides instead (R8)."""
+    moment = clock(now)
+    wanted = one_of(Action, action, "action")
+    _, round_row = queries.lock_round(round_id)
+    bet = queries.bet_of(round_row, player_id)
+    if bet is None:
+        raise Conflict(f"R2.1: player {player_id} has no bets on this round", "round")
+    first = next((d for d in bet.decisions if request_id and d.request_id == request_id), None)
+    if first is not None:
+        if first.action != wanted.value:
+            raise Conflict(f"request_id: {request_id!r} was already used for {first.action}", "request_id")
+        return _decision_receipt(bet, first)
+    core = load_round(round_row)
+    reason = core.why_not(str(player_id), wanted)
+    if reason is None and round_row.deadline is not None and moment >= round_row.deadline:
+        reason = "R8: the decision window has closed; the house decides (fold before the flop, check after)"
+    if reason is not None:
+        raise Conflict(reason, "action")
+    core.act(str(player_id), wanted, now=moment)
+    (row,) = save_play(round_row, core, moment, actor=audit.player_actor(player_id), request_ids={player_id: request_id})
+    return _decision_receipt(bet, row)
+
+
+# --- leaving and coming back (R8) ----------------------------------------------------------------
+
+def _connection(player_id: int, table_id: int, now: dt.datetime | None, connected: bool) -> list[DecisionReceipt]:
+    moment = clock(now)
+    table = queries.lock(GameTable, table_id)
+    round_row = queries.latest_round(table.id, for_update=True)
+    bet = None if round_row is None else queries.bet_of(round_row, player_id)
+    if round_row is None or bet is None or round_row.phase in FINISHED:
+        return []
+    core = load_round(round_row)
+    if connected:
+        core.reconnect(str(player_id))
+    else:
+        core.disconnect(str(player_id), now=moment)
+    audit.record(audit.player_actor(player_id), "reconnected" if connected else "disconnected", table_id=table.id,
+                 round_id=round_row.id, player_id=player_id, now=moment)
+    return [_decision_receipt(bet, row) for row in save_play(round_row, core, moment, actor=audit.DEALER)]
+
+
+@transactional
+def disconnect(player_id: int, table_id: int, *, now: dt.datetime | None = None) -> list[DecisionReceipt]:
+    """R8: a disconnected player's due decision is taken for them now (fold before the flop,
+    check after it) and later ones as they come. Returns the decisions taken now."""
+    return _connection(player_id, table_id, now, connected=False)
+
+
+@transactional
+def reconnect(player_id: int, table_id: int, *, now: dt.datetime | None = None) -> list[DecisionReceipt]:
+    """R8: the player rejoins the same round, which has gone on without them."""
+    return _connection(player_id, table_id, now, connected=True)
+
+
+@transactional
+def rejoin(player_id: int, table_id: int) -> bool:
+    """R8: a player whose connection was lost (or who left) comes back to the same round, which
+    has gone on without them. Returns whether they had been away."""
+    queries.get(GameTable, table_id)
+    away = db.session.scalars(
+        select(Bet.id).join(GameRound).where(GameRound.table_id == table_id, Bet.player_id == player_id,
+                                             Bet.connected.is_(False), GameRound.phase.notin_(FINISHED))
+    ).first()
+    if away is not None:
+        reconnect(player_id, table_id)
+    return away is not None

@@ -1,0 +1,57 @@
+"""R9: voiding a round the house declares void (a card exposed during betting, a misdeal, a card
+seen when dropped during the deal, a card stuck in the shuffler, or the house's own decision).
+
+The core decides what each stake becomes (:meth:`~casino_holdem.core.round.Round.void`);
+this module moves the money accordingly, reverses the pool contributions and audits the reason
+and the stage, in one transaction.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from ..core.money import ZERO
+from ..core.round import FINISHED
+from ..core.rules import Stage, VoidReason
+from ..models import JackpotPool, MovementKind
+from . import audit, queries, round_postings
+from .errors import Unprocessable, core_refusals, one_of
+from .jackpot import house_move, move
+from .round_rows import load_round, reveal, save_result
+from .transaction import clock, transactional
+from .viewing import house_round
+
+
+@transactional
+def void_round(round_id: int, reason: str, stage: str | None = None, *, operator: str,
+               now: dt.datetime | None = None) -> dict[str, Any]:
+    """R9: void a round in play: every stake still in play is refunded (a fold made before stands;
+    after a shuffler jam once the Player's hole cards were dealt, the Bonus stands and is paid),
+    the Progressive contributions come back out of the pool, and the reason and stage are audited.
+    ``stage`` defaults to the step under way and cannot be a later one. Returns the round as the
+    house sees it (:func:`.viewing.house_round`)."""
+    moment = clock(now)
+    why = one_of(VoidReason, reason, "reason")
+    table, round_row = queries.lock_round(round_id)
+    core = load_round(round_row)
+    stages = list(Stage)
+    at = one_of(Stage, stage, "stage") if stage else core.stage
+    if round_row.phase not in FINISHED and stages.index(at) > stages.index(core.stage):
+        raise Unprocessable(f"stage: {at.value} has not been reached (the round is at {core.stage.value})", "stage")
+    pool = queries.lock(JackpotPool, table.pool_id)
+    owed = sum((bet.contribution for bet in round_row.bets), ZERO)
+    if owed > pool.amount:  # the pool paid out since (R5 never below zero): the house refunds the rest
+        house_move(pool, MovementKind.SEED_TOP_UP, owed - pool.amount, actor=audit.operator_actor(operator),
+                   reason=f"R9: void of round {round_row.id} after the pool paid out its contributions")
+    pool_before = round_postings.pool_before(pool, round_row)
+    with core_refusals("round"):
+        result = core.void(why, pool_before, at)
+    end = round_postings.voided(round_row, result, pool, core.paytable)
+    move(pool, "void", end.entries, end.movements, actor=audit.operator_actor(operator), round_id=round_row.id,
+         reason=why.value)
+    round_row.void_reason, round_row.void_stage, round_row.voided_by = why.value, at.value, operator
+    save_result(round_row, core, result, pool_before, moment)
+    audit.record(audit.operator_actor(operator), "round_void", table_id=table.id, round_id=round_row.id, now=moment,
+                 reason=why.value, stage=at.value, **reveal(round_row, result))
+    return house_round(round_row)
