@@ -14,8 +14,8 @@ from decimal import Decimal
 from ..core.money import ZERO
 from ..core.paytable import Paytable
 from ..core.rules import ALL_BETS, BettorResult, Settlement, Stake
-from ..extensions import db
 from ..models import AccountKind, Bet, GameRound, JackpotPool, MovementKind, Player
+from . import queries
 from .jackpot import Movement, pool_legs
 from .wallet import Entry, house_account, in_play_account, post, wallet_account
 
@@ -34,8 +34,7 @@ class RoundEnd:
 def post_street_bets(bet: Bet, stake: Stake) -> None:
     """R2.3-R2.5: a Flop (2 × Ante), Turn or River (1 × Ante) bet leaves the wallet when made;
     the amount was reserved when the Ante was placed, so the wallet cannot go negative."""
-    player = db.session.get(Player, bet.player_id)
-    assert player is not None
+    player = queries.get(Player, bet.player_id)
     for column in STREET_BET.values():
         added = getattr(stake, column) - getattr(bet, column)
         if added:
@@ -54,8 +53,7 @@ def _bettor_entries(result: BettorResult, bet: Bet, held_back: Decimal) -> list[
     """Each bet's stake leaves the round's in-play account: what the core returns goes to the
     wallet, the rest to the house (negative when the house pays). ``held_back`` is the part of
     the Progressive stake already in the pool (R5). Progressive awards are paid from the pool."""
-    player = db.session.get(Player, bet.player_id)
-    assert player is not None
+    player = queries.get(Player, bet.player_id)
     in_play, wallet = in_play_account(bet.round_id, bet.currency), wallet_account(player)
     house = house_account(AccountKind.HOUSE, bet.currency)
     awarded = sum((award.amount for award in result.awards), ZERO)
@@ -85,8 +83,7 @@ def settled(round_row: GameRound, settlement: Settlement, pool: JackpotPool, pay
     for result, bet in _by_bettor(round_row, settlement):
         multiplier = paytable.currency(bet.currency).multiplier
         entries += _bettor_entries(result, bet, bet.contribution * multiplier)
-        player = db.session.get(Player, bet.player_id)
-        assert player is not None
+        player = queries.get(Player, bet.player_id)
         for award in result.awards:
             entries += pool_legs(pool, -award.base_amount, wallet_account(player), multiplier,
                                  f"{award.table} award", bet.player_id)

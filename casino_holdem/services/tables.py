@@ -83,11 +83,9 @@ def create_table(name: str, pool_id: int, *, paytable: str = paytables.DEFAULT_R
 
 
 @transactional
-def list_tables(*, open_only: bool = False) -> list[TableView]:
-    statement = select(GameTable).order_by(GameTable.id)
-    if open_only:
-        statement = statement.where(GameTable.is_open.is_(True))
-    return [view_of(table) for table in db.session.scalars(statement)]
+def list_tables() -> list[TableView]:
+    """Every table, open or closed, in the order they were created."""
+    return [view_of(table) for table in db.session.scalars(select(GameTable).order_by(GameTable.id))]
 
 
 @transactional

@@ -108,8 +108,7 @@ def replay(round_id: int) -> ReplayReport:
     differences = []
     if not verify(round_row.commitment, parse_deck(round_row.deck), round_row.nonce):
         differences.append("commitment: the revealed deck and nonce do not match the published commitment")
-    pool = db.session.get(JackpotPool, round_row.table.pool_id)
-    assert pool is not None
+    pool = queries.get(JackpotPool, round_row.table.pool_id)
     build = round_postings.voided if round_row.void_reason else round_postings.settled
     end = build(round_row, result, pool, result.paytable)
     kind = "void" if round_row.void_reason else "settlement"

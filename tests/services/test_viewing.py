@@ -1,0 +1,55 @@
+"""What a viewer sees of a round is the public part plus their own part, nothing else (R1, R5):
+the public part is the same for everyone, each player's part adds only their bets and their
+share of a prize, and only the house sees every bettor."""
+
+from __future__ import annotations
+
+from servicekit import SECOND, T0, deck_with
+
+from casino_holdem.extensions import db
+from casino_holdem.models import GameRound
+from casino_holdem.services import rounds, viewing
+from casino_holdem.services.viewing import RoundSight
+
+
+def _round_with_a_shared_p3_prize(casino) -> tuple[int, int, int]:
+    """Two Progressive bettors, both folded by R8, on a board straight flush (R5: P3 is shared
+    by every Progressive bettor, folded or not)."""
+    table = casino.table(casino.pool(seed="1000"))
+    alice, bob = casino.player(), casino.player()
+    round_id = casino.open(table, deck_with("2c 3d", "4h Kd", "9s 8s 7s 6s 5s"))
+    for player in (alice, bob):
+        rounds.place_bets(player, table, "10", progressive=True, request_id=f"p{player}", now=T0)
+    assert casino.run(table, T0 + 10 * SECOND) == ["hole_cards"]
+    assert "settled" in casino.run(table, T0 + 20 * SECOND)
+    return round_id, alice, bob
+
+
+def test_r1_r5_each_viewer_gets_the_public_part_and_only_their_own_part(casino) -> None:
+    round_id, alice, bob = _round_with_a_shared_p3_prize(casino)
+    sight = RoundSight.of(db.session.get(GameRound, round_id))
+    assert sight.seen_by(None) == sight.public and sight.public["result"]["awards"] == []
+    assert len(sight.public["cards"]["dealer"]) == 2 and sight.public["bettor_count"] == 2
+    for player in (alice, bob):
+        view = sight.seen_by(player)
+        assert set(view) - set(sight.public) == {"you"}
+        assert {key: value for key, value in view.items() if key not in ("you", "result")} == \
+            {key: value for key, value in sight.public.items() if key != "result"}
+        (award,) = view["result"]["awards"]
+        assert (award["table"], award["share_of"], "bet_id" in award) == ("P3", 2, False)
+        assert view["you"]["player_id"] == player and view["you"]["bet"]["progressive"] == "1"
+        assert view == viewing.round_view(round_id, player)
+
+
+def test_r1_only_the_house_sees_every_bettor_and_the_dealer_stays_hidden_in_play(casino) -> None:
+    round_id, alice, bob = _round_with_a_shared_p3_prize(casino)
+    house = viewing.house_view(round_id)
+    assert [b["player_id"] for b in house["bettors"]] == [alice, bob] and len(house["result"]["awards"]) == 2
+    table = casino.table()
+    player = casino.player()
+    in_play = casino.open(table, now=T0)
+    rounds.place_bets(player, table, "10", request_id="b", now=T0)
+    casino.run(table, T0 + 10 * SECOND)
+    for view in (viewing.house_view(in_play), viewing.round_view(in_play, player), viewing.round_view(in_play, alice)):
+        assert view["cards"]["dealer"] == [] and "reveal" not in view and len(view["cards"]["player"]) == 2
+    assert "bettors" not in viewing.round_view(in_play, alice) and viewing.round_view(in_play, alice)["you"]["bet"] is None
