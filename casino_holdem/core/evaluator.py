@@ -37,7 +37,8 @@ from enum import IntEnum
 
 import numpy as np
 
-from casino_holdem.core.cards import Card, InvalidCard
+from .cards import Card
+from .errors import CoreError, InvalidCard
 
 __all__ = [
     "Category",
@@ -314,7 +315,7 @@ def strength_of(cards: Sequence[Card]) -> int:
     """R7 strength (1..7462, higher is stronger) of the best five of 5, 6 or 7 distinct cards.
 
     The same number as ``evaluate(cards).strength``, without building the best five.
-    Raises :class:`~casino_holdem.core.cards.InvalidCard` for a wrong count or a duplicate.
+    Raises :class:`~casino_holdem.core.errors.InvalidCard` for a wrong count or a duplicate.
     """
     return _strength_of_ids(_card_ids(cards), _tables())
 
@@ -322,7 +323,7 @@ def strength_of(cards: Sequence[Card]) -> int:
 def category_of(strength: int) -> Category:
     """The R7 category of a strength 1..7462 (7462 is the royal flush)."""
     if not 1 <= strength <= STRENGTH_CLASSES:
-        raise ValueError(f"strength {strength}: must be 1..{STRENGTH_CLASSES}")
+        raise CoreError(f"strength {strength}: must be 1..{STRENGTH_CLASSES}", rule="R7")
     return Category(int(_tables().category_table[strength]))
 
 
@@ -349,7 +350,7 @@ def evaluate(cards: Sequence[Card]) -> HandValue:
     example Ad Ac Kd Kc Qh Qs 2h plays Ad Ac Kd Kc Qs: either queen could be the kicker, and
     the spade is kept.
 
-    Raises :class:`~casino_holdem.core.cards.InvalidCard` unless given 5, 6 or 7 distinct cards.
+    Raises :class:`~casino_holdem.core.errors.InvalidCard` unless given 5, 6 or 7 distinct cards.
     """
     ids = _card_ids(cards)
     tables = _tables()
@@ -401,7 +402,7 @@ def evaluate_batch(ids: np.ndarray) -> np.ndarray:
 
     ``ids`` is an integer array of shape ``(N, 5)``, ``(N, 6)`` or ``(N, 7)`` with card ids 0..51
     (any of int8/16/32/64 or unsigned); each row must hold distinct cards (R1). Ids out of range
-    raise :class:`~casino_holdem.core.cards.InvalidCard`; duplicates within a row are not checked
+    raise :class:`~casino_holdem.core.errors.InvalidCard`; duplicates within a row are not checked
     on this fast path. Element ``i`` equals ``strength_of`` of row ``i``.
     """
     array = np.asarray(ids)
@@ -435,5 +436,5 @@ def categories_batch(strengths: np.ndarray) -> np.ndarray:
     """R7 categories (``int8`` values of :class:`Category`) of an array of strengths 1..7462."""
     array = np.asarray(strengths)
     if array.size and (array.min() < 1 or array.max() > STRENGTH_CLASSES):
-        raise ValueError(f"categories_batch: strengths must be 1..{STRENGTH_CLASSES}")
+        raise CoreError(f"categories_batch: strengths must be 1..{STRENGTH_CLASSES}", rule="R7")
     return np.take(_tables().category_table, array, mode="clip")  # in range: checked above

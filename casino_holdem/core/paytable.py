@@ -1,9 +1,12 @@
-"""Versioned paytable files (../shared/PAYTABLES.md) → frozen, validated values.
+"""A versioned paytable file's bytes → frozen, validated values (R3–R6 odds, prizes, currencies).
 
 Everything that decides what a bet pays comes from here, never from a literal in the code, so
 that an operator's new paytable is a new file and every settled round can name (id, version,
 SHA-256 of the exact bytes) what it was settled under. Validation collects every problem, each
 naming its key, so an operator fixes a file in one pass.
+
+Pure: this module parses bytes it is given; finding and reading files is
+:mod:`casino_holdem.paytable_files`'s job.
 """
 
 from __future__ import annotations
@@ -15,12 +18,13 @@ import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
-from pathlib import Path
+from pathlib import PurePath
 from types import MappingProxyType
 from typing import Any
 
+from .errors import InvalidAmount, InvalidPaytable
 from .evaluator import Category
-from .money import POOL_QUANTUM, InvalidAmount, is_multiple_of, parse_amount
+from .money import POOL_QUANTUM, is_multiple_of, parse_amount
 
 #: R6: the currencies the rule book knows; a paytable may list any of them, and no other.
 KNOWN_CURRENCIES = ("USD", "EUR", "AUD", "RMB", "MYR", "THB", "JPY", "IDR", "VND", "KRW", "INR")
@@ -30,15 +34,6 @@ BONUS_LINES = (
     "ak_offsuit", "kk_qq_jj", "aq_aj_offsuit", "pair_2_to_10",
 )
 FILE_NAME = re.compile(r"^(?P<id>[a-z0-9][a-z0-9_.-]*)-v(?P<version>[0-9]+)\.toml$")
-
-
-class InvalidPaytable(ValueError):
-    """A paytable that cannot be used; ``problems`` holds one line per problem, each naming its key."""
-
-    def __init__(self, problems: list[str], source: str = "paytable") -> None:
-        self.problems = problems
-        self.source = source
-        super().__init__(f"{source}: " + "; ".join(problems))
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,11 +278,12 @@ def parse_paytable(content: bytes, *, source: str = "paytable") -> Paytable:
     )
     currencies = _read_currencies(reader)
 
-    match = FILE_NAME.match(Path(source).name)
+    file_name = PurePath(source).name
+    match = FILE_NAME.match(file_name)
     if match and identifier and match["id"] != identifier:
-        reader.problems.append(f"paytable.id: {identifier!r} does not match the file name {Path(source).name}")
+        reader.problems.append(f"paytable.id: {identifier!r} does not match the file name {file_name}")
     if match and version and int(match["version"]) != version:
-        reader.problems.append(f"paytable.version: {version} does not match the file name {Path(source).name}")
+        reader.problems.append(f"paytable.version: {version} does not match the file name {file_name}")
     if reader.problems:
         raise InvalidPaytable(reader.problems, source)
     return Paytable(
@@ -296,28 +292,3 @@ def parse_paytable(content: bytes, *, source: str = "paytable") -> Paytable:
         sha256=hashlib.sha256(content).hexdigest(),
     )
 
-
-def load_paytable(path: str | Path) -> Paytable:
-    """Read and validate one paytable file."""
-    path = Path(path)
-    try:
-        content = path.read_bytes()
-    except OSError as error:
-        raise InvalidPaytable([f"cannot read the file ({error.strerror})"], str(path)) from None
-    return parse_paytable(content, source=str(path))
-
-
-def paytable_path(reference: str, directory: Path) -> Path:
-    """Resolve ``"standard"`` (the newest version), ``"standard@1"`` or a file path."""
-    name, _, version = reference.partition("@")
-    if "/" in reference or reference.endswith(".toml"):
-        return Path(reference)
-    if version:
-        return directory / f"{name}-v{version}.toml"
-    versions = sorted(
-        (int(m["version"]), path) for path in directory.glob(f"{name}-v*.toml")
-        if (m := FILE_NAME.match(path.name)) and m["id"] == name
-    )
-    if not versions:
-        raise InvalidPaytable([f"no paytable {name!r} in {directory}"], reference)
-    return versions[-1][1]

@@ -13,6 +13,7 @@ from decimal import Decimal
 from enum import StrEnum
 
 from .cards import ACE, JACK, KING, QUEEN, TEN, Card
+from .errors import RuleViolation
 from .evaluator import Category, HandValue, category_of, evaluate, strength_of
 from .money import ZERO, exact_div, round_down
 from .paytable import CurrencySpec, Paytable
@@ -362,7 +363,7 @@ def _progressive_result(stake: Stake, awards: Sequence[Award]) -> BetResult:
 def settle(paytable: Paytable, cards: DealtCards, stakes: Sequence[Stake], pool_before: Decimal) -> Settlement:
     """Settle a round dealt to the river (R3-R6). ``pool_before`` excludes this round's contributions."""
     if not cards.complete:
-        raise ValueError("R2.7: a round is settled only after the river; void it instead (R9)")
+        raise RuleViolation("R2.7", "a round is settled only after the river; void it instead (R9)")
     player = evaluate((*cards.player, *cards.board))
     dealer = evaluate((*cards.dealer, *cards.board))
     result = main_result(player, dealer)

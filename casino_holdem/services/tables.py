@@ -20,12 +20,11 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
-from .. import paytables
+from .. import paytable_files
 from ..core.cards import format_cards
 from ..core.money import POOL_QUANTUM, ZERO, format_amount, is_multiple_of
 from ..core.paytable import InvalidPaytable, Paytable
 from ..core.round import (
-    DEALS_ON_ENTRY,
     FINISHED,
     Action,
     InvalidBet,
@@ -132,7 +131,7 @@ class Step:
 
 def table_paytable(table: GameTable | GameRound) -> Paytable:
     """The exact paytable file a table (or a round) names, refused if its bytes changed."""
-    return paytables.by_version(table.paytable_id, table.paytable_version, table.paytable_sha256)
+    return paytable_files.by_version(table.paytable_id, table.paytable_version, table.paytable_sha256)
 
 
 def _limits(table: GameTable) -> Limits:
@@ -179,7 +178,7 @@ def _save(round_row: GameRound, core: Round, now: dt.datetime, *, actor: str,
     if core.dealt_count != dealt_before:
         cards = core.cards  # R1: the Player's cards and the board are public, the Dealer's are not
         audit.record(audit.DEALER, "dealt", table_id=round_row.table_id, round_id=round_row.id, now=now,
-                     street=DEALS_ON_ENTRY[core.phase], player=format_cards(cards.player),
+                     street=core.stage.value, player=format_cards(cards.player),
                      board=format_cards(cards.board))
     db.session.flush()
     return added
@@ -233,7 +232,7 @@ def _table_view(table: GameTable) -> TableView:
 
 
 @transactional
-def create_table(name: str, pool_id: int, *, paytable: str = paytables.DEFAULT_REFERENCE,
+def create_table(name: str, pool_id: int, *, paytable: str = paytable_files.DEFAULT_REFERENCE,
                  ante_min: Decimal | None = None, ante_max: Decimal | None = None,
                  bonus_min: Decimal | None = None, bonus_max: Decimal | None = None,
                  max_bettors: int | None = None, betting_seconds: int = 15, decision_seconds: int = 15,
@@ -245,7 +244,7 @@ def create_table(name: str, pool_id: int, *, paytable: str = paytables.DEFAULT_R
     if db.session.get(JackpotPool, pool_id) is None:
         raise NotFound(f"pool: no jackpot pool {pool_id}", "pool")
     try:
-        table_file = paytables.resolve(paytable)
+        table_file = paytable_files.resolve(paytable)
     except InvalidPaytable as error:
         raise Unprocessable(f"paytable: {error}", "paytable") from None
     if betting_seconds < 1 or decision_seconds < 1:
@@ -395,12 +394,10 @@ def decide(player_id: int, round_id: int, action: str, *, request_id: str,
             raise Conflict(f"request_id: {request_id!r} was already used for {first.action}", "request_id")
         return _decision_receipt(bet, first)
     core = load_round(round_row)
-    reason = core.why_not(str(player_id), wanted)
-    if reason is None and round_row.deadline is not None and moment >= round_row.deadline:
-        reason = "R8: the decision window has closed; the house decides (fold before the flop, check after)"
-    if reason is not None:
-        raise Conflict(reason, "action")
-    core.act(str(player_id), wanted, now=moment)
+    try:
+        core.act(str(player_id), wanted, now=moment)
+    except RuleViolation as error:
+        raise Conflict(str(error), "action") from None
     (row,) = _save(round_row, core, moment, actor=audit.player_actor(player_id), request_ids={player_id: request_id})
     return _decision_receipt(bet, row)
 
@@ -529,7 +526,7 @@ def advance(table_id: int, now: dt.datetime | None = None, *, skip_locked: bool 
         return None
     automatic = core.advance(moment)
     _save(round_row, core, moment, actor=audit.DEALER)
-    return Step(table.id, round_row.id, round_row.number, DEALS_ON_ENTRY[core.phase], len(automatic))
+    return Step(table.id, round_row.id, round_row.number, core.stage.value, len(automatic))
 
 
 # --- R9: voids ------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from sqlalchemy import select
 
 from ..core.money import format_amount
 from ..core.paytable import CurrencySpec
-from ..core.round import ANTE_MULTIPLE, Action
+from ..core.phases import ANTE_MULTIPLE, Action
 from ..extensions import db
 from ..models import Bet, GameRound, GameTable, Player
 from . import jackpot, tables, wallet

@@ -1,4 +1,4 @@
-"""PAYTABLES.md: loading, validation (every problem names its key), identity by SHA-256."""
+"""PAYTABLES.md: parsing a paytable's bytes, validation (every problem names its key), identity by SHA-256."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from casino_holdem import paytables
+from casino_holdem.core.errors import InvalidPaytable
 from casino_holdem.core.evaluator import Category
-from casino_holdem.core.paytable import InvalidPaytable, load_paytable, parse_paytable
+from casino_holdem.core.paytable import parse_paytable
 
 STANDARD = Path("paytables/standard-v1.toml")
 
@@ -87,23 +87,3 @@ def test_not_toml_is_one_clear_problem() -> None:
     with pytest.raises(InvalidPaytable, match="not a valid TOML file"):
         parse_paytable(b"[paytable\nid=", source="broken.toml")
 
-
-def test_resolve_by_id_version_and_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert paytables.resolve("standard").ref == paytables.resolve("standard@1").ref == "standard@1"
-    assert paytables.resolve(str(STANDARD)).sha256 == paytables.resolve(None).sha256
-    (tmp_path / "standard-v1.toml").write_bytes(STANDARD.read_bytes())
-    (tmp_path / "standard-v2.toml").write_bytes(STANDARD.read_bytes().replace(b"version = 1", b"version = 2"))
-    monkeypatch.setenv("CASINO_PAYTABLES_DIR", str(tmp_path))
-    assert paytables.resolve("standard").version == 2  # the newest version when none is given
-    with pytest.raises(InvalidPaytable, match="no paytable 'house'"):
-        paytables.resolve("house")
-
-
-def test_a_used_version_that_was_edited_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    recorded = load_paytable(STANDARD).sha256
-    (tmp_path / "standard-v1.toml").write_bytes(STANDARD.read_bytes() + b"\n# edited\n")
-    monkeypatch.setenv("CASINO_PAYTABLES_DIR", str(tmp_path))
-    with pytest.raises(InvalidPaytable, match="a used paytable version was edited"):
-        paytables.by_version("standard", 1, recorded)
-    with pytest.raises(InvalidPaytable, match="no paytable file standard-v9.toml"):
-        paytables.by_version("standard", 9)

@@ -12,14 +12,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from casino_holdem import paytables
+from casino_holdem import paytable_files
 from casino_holdem.core.scenario import ScenarioError, compare, play, settlement_json
 
 GOLDEN = sorted(Path(__file__).resolve().parents[1].joinpath("scenarios").glob("*.json"))
 
 
 def settle_data(data: dict[str, Any]) -> dict[str, Any]:
-    return settlement_json(play(data, paytables.resolve(data.get("paytable"))))
+    return settlement_json(play(data, paytable_files.resolve))
 
 
 @pytest.mark.parametrize("path", GOLDEN, ids=[p.stem for p in GOLDEN])
@@ -138,21 +138,19 @@ BAD_INPUTS = [
 def test_bad_input_names_the_field(path: str, value: Any, message: str) -> None:
     data = mutate(path, value)
     with pytest.raises(ScenarioError, match=message):
-        from casino_holdem.core.scenario import paytable_reference
-
-        play(data, paytables.resolve(paytable_reference(data)))
+        play(data, paytable_files.resolve)
 
 
 def test_progressive_without_ante_is_refused() -> None:
     with pytest.raises(ScenarioError, match=r"bettors\[0\]\.ante: missing \(R2\.1"):
-        play(mutate("bettors.0.ante", DELETE), paytables.resolve())
+        play(mutate("bettors.0.ante", DELETE), paytable_files.resolve())
 
 
 def test_decisions_after_the_void_stage_are_refused() -> None:
     data = mutate("void", {"reason": "operator", "stage": "flop"})
     data["cards"]["board"] = []
     with pytest.raises(ScenarioError, match=r"bettors\[0\]\.decisions\.flop: not due before the void at stage flop"):
-        play(data, paytables.resolve())
+        play(data, paytable_files.resolve())
 
 
 def test_compare_matches_lists_by_id_and_decimals_by_value() -> None:
