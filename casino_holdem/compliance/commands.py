@@ -28,10 +28,9 @@ from .rtp import (
     main_exact,
     played_combos,
     reference_probabilities,
-    report_json,
-    report_text,
     stage_counter,
 )
+from .rtp_output import report_json, report_text
 from .simulate import TableSetup, simulate
 from .strategies import UnknownStrategy, get_strategy, strategy_names
 

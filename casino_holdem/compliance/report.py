@@ -18,10 +18,10 @@ from typing import Any
 from ..core.evaluator import Category
 from ..core.money import POOL_QUANTUM, ZERO, format_amount, round_down
 from ..core.rules import BONUS_LABELS
-from .rtp import format_table
-from .simulate import GROUPS, STREET_CODES, Simulation
+from .batch_rules import BONUS_CODES, STREET_CODES
+from .rtp_output import format_table
+from .simulate import GROUPS, Simulation
 from .stats import return_ratio, z_score
-from .vector import BONUS_CODES
 
 #: (counts key, index, table, label) of every line the simulator counts
 LINES: tuple[tuple[str, int, str, str], ...] = (

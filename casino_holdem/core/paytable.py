@@ -33,6 +33,10 @@ BONUS_LINES = (
     "aa_vs_dealer_aa", "aa", "ak_suited", "aq_aj_suited",
     "ak_offsuit", "kk_qq_jj", "aq_aj_offsuit", "pair_2_to_10",
 )
+#: R5: the hands the fixed-prize tables pay, strongest first (a Royal Flush made with a hole card is
+#: P1's, so P2 has none); the paytable's keys are their slugs (``p2.straight_flush``)
+P2_HANDS = (Category.STRAIGHT_FLUSH, Category.FOUR_OF_A_KIND)
+P3_HANDS = (Category.ROYAL_FLUSH, Category.STRAIGHT_FLUSH, Category.FOUR_OF_A_KIND)
 FILE_NAME = re.compile(r"^(?P<id>[a-z0-9][a-z0-9_.-]*)-v(?P<version>[0-9]+)\.toml$")
 
 
@@ -92,13 +96,10 @@ class ProgressivePays:
         return Decimal(getattr(self, f"p1_royal_flush_{street}"))
 
     def p2_prize(self, category: Category) -> Decimal | None:
-        return {Category.STRAIGHT_FLUSH: self.p2_straight_flush,
-                Category.FOUR_OF_A_KIND: self.p2_four_of_a_kind}.get(category)
+        return Decimal(getattr(self, f"p2_{category.slug}")) if category in P2_HANDS else None
 
     def p3_prize(self, category: Category) -> Decimal | None:
-        return {Category.ROYAL_FLUSH: self.p3_royal_flush,
-                Category.STRAIGHT_FLUSH: self.p3_straight_flush,
-                Category.FOUR_OF_A_KIND: self.p3_four_of_a_kind}.get(category)
+        return Decimal(getattr(self, f"p3_{category.slug}")) if category in P3_HANDS else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,8 +261,8 @@ def parse_paytable(content: bytes, *, source: str = "paytable") -> Paytable:
 
     reader.unknown_keys("progressive", {"contribution", "seed", "p1", "p2", "p3"})
     reader.unknown_keys("progressive.p1", {"royal_flush_flop", "royal_flush_turn", "royal_flush_river"})
-    reader.unknown_keys("progressive.p2", {"straight_flush", "four_of_a_kind"})
-    reader.unknown_keys("progressive.p3", {"royal_flush", "straight_flush", "four_of_a_kind"})
+    reader.unknown_keys("progressive.p2", {hand.slug for hand in P2_HANDS})
+    reader.unknown_keys("progressive.p3", {hand.slug for hand in P3_HANDS})
     share: Callable[[str], Decimal] = lambda key: reader.decimal(key, low=Decimal(0), high=Decimal(1))
     prize: Callable[[str], Decimal] = lambda key: reader.decimal(key, low=Decimal(0), integers_allowed=True)
     progressive = ProgressivePays(

@@ -16,11 +16,13 @@ from .cards import ACE, JACK, KING, QUEEN, TEN, Card
 from .errors import RuleViolation
 from .evaluator import Category, HandValue, category_of, evaluate, strength_of
 from .money import ZERO, exact_div, round_down
-from .paytable import CurrencySpec, Paytable
+from .paytable import P2_HANDS, P3_HANDS, CurrencySpec, Paytable
 
 MAIN_BETS = ("ante", "flop", "turn", "river")
 ALL_BETS = (*MAIN_BETS, "bonus", "progressive")
 STREETS = ("flop", "turn", "river")
+#: R2.4-R2.6: how many board cards there are once each street is dealt
+BOARD_SIZE: Mapping[str, int] = {"flop": 3, "turn": 4, "river": 5}
 
 
 class Outcome(StrEnum):
@@ -274,7 +276,7 @@ def category(cards: Sequence[Card]) -> Category:
 
 def royal_street(player: Sequence[Card], board: Sequence[Card]) -> str | None:
     """R5 P1: the street where the Player's Royal Flush (using a hole card) first appears."""
-    for street, visible in zip(STREETS, (3, 4, 5)):
+    for street, visible in BOARD_SIZE.items():
         if category((*player, *board[:visible])) is Category.ROYAL_FLUSH:
             # On the river, a Royal Flush on the board alone is P3's (it uses no hole card).
             if street == "river" and category(board) is Category.ROYAL_FLUSH:
@@ -286,11 +288,11 @@ def royal_street(player: Sequence[Card], board: Sequence[Card]) -> str | None:
 def progressive_hits(cards: DealtCards) -> ProgressiveHits:
     """R5: P1 by street, P3 on the board alone, P2 on seven cards unless the board takes it."""
     board_category = category(cards.board)
-    p3 = board_category if board_category >= Category.FOUR_OF_A_KIND else None
+    p3 = board_category if board_category in P3_HANDS else None
     p1_street = royal_street(cards.player, cards.board)
     seven = category((*cards.player, *cards.board))
     # R5 "no double payment" [reading]: when the board pays P3, P2 does not pay.
-    p2 = seven if seven in (Category.STRAIGHT_FLUSH, Category.FOUR_OF_A_KIND) and p3 is None else None
+    p2 = seven if seven in P2_HANDS and p3 is None else None
     return ProgressiveHits(p1_street=p1_street, p2=p2, p3=p3)
 
 
