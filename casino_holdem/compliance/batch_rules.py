@@ -138,7 +138,8 @@ def bonus_codes(hole: IntArray, dealer: IntArray | None = None) -> npt.NDArray[n
     high, low = np.maximum(r0, r1), np.minimum(r0, r1)
     suited = (hole[:, 0] & 3) == (hole[:, 1] & 3)
     aces = (high == ACE) & (low == ACE)
-    dealer_aces = np.zeros(len(hole), bool) if dealer is None else ((dealer[:, 0] >> 2) == ACE) & ((dealer[:, 1] >> 2) == ACE)
+    dealer_aces = (np.zeros(len(hole), bool) if dealer is None
+                   else ((dealer[:, 0] >> 2) == ACE) & ((dealer[:, 1] >> 2) == ACE))
     ace_high = (high == ACE) & (low != ACE)
     conditions = {
         "aa_vs_dealer_aa": aces & dealer_aces,
@@ -198,8 +199,8 @@ def progressive_codes(cards: npt.NDArray[np.uint8], category: npt.NDArray[np.int
             seen = np.concatenate([hole, board[:, :BOARD_SIZE[street]]], axis=1)
             return np.asarray(categories_batch(evaluate_batch(seen)) == Category.ROYAL_FLUSH)
         # P1: the street where the Royal Flush first appears; a board-alone royal is P3's
-        p1 = np.select([royal & royal_by("flop"), royal & royal_by("turn"), royal & (board_alone != Category.ROYAL_FLUSH)],
-                       [STREET_CODES.index(street) for street in STREETS], 0)
+        first_made = [royal & royal_by("flop"), royal & royal_by("turn"), royal & (board_alone != Category.ROYAL_FLUSH)]
+        p1 = np.select(first_made, [STREET_CODES.index(street) for street in STREETS], 0)
     # no double payment: P2 (on 7 cards) does not pay when the board pays P3
     p2 = np.where(np.isin(seven, P2_HANDS) & (p3 == 0), seven, 0)
     keep = (p1 > 0) | (p2 > 0) | (p3 > 0)

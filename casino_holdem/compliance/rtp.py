@@ -296,7 +296,8 @@ def main_simulated(paytable: Paytable, strategy: Strategy, rounds: int, seed: in
     run = simulate(setup, rounds, seed, threads=threads, progress=progress)
     ante = run.units.ante
     by_bet = {bet: (run.sums[bet][0] / ante / rounds, run.sums[bet][1] / ante / rounds) for bet in MAIN_BETS}
-    estimates = {"rtp": return_ratio(run.sums["main"], rounds), "net_per_ante": mean_net(run.sums["main"], rounds, ante)}
+    estimates = {"rtp": return_ratio(run.sums["main"], rounds),
+                 "net_per_ante": mean_net(run.sums["main"], rounds, ante)}
     fold_rate = Fraction(int((~played_combos(strategy)).sum()), HOLE_COMBOS)
     return MainFigures(strategy.name, "simulation", fold_rate, run.sums["main"][0] / ante / rounds,
                        run.sums["main"][1] / ante / rounds, by_bet, rounds, seed,
@@ -387,8 +388,9 @@ def compute(paytable: Paytable, strategies: Iterable[Strategy] | None = None, *,
             simulated += time.perf_counter() - simulation_started
         else:
             main = main_exact(paytable, enumeration, strategy)
-        figures.append(StrategyFigures(strategy, Fraction(int((~combos).sum()), HOLE_COMBOS), bonus_figures(paytable, combos),
-                                       mine_p1, mine_p2, pool_model(paytable, strategy.name, mine_p1, mine_p2, p3), main))
+        fold_rate = Fraction(int((~combos).sum()), HOLE_COMBOS)
+        figures.append(StrategyFigures(strategy, fold_rate, bonus_figures(paytable, combos), mine_p1, mine_p2,
+                                       pool_model(paytable, strategy.name, mine_p1, mine_p2, p3), main))
     timings["exact figures"] = time.perf_counter() - exact_started - simulated
     timings["exact total"] = timings["enumeration"] + timings["exact figures"]
     timings["simulation"] = simulated

@@ -91,8 +91,8 @@ def format_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> li
     """Plain-text columns: the first left-aligned, the others right-aligned."""
     cells = [[str(cell) for cell in row] for row in [headers, *rows]]
     widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
-    return ["  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths)))
-            for row in cells]
+    return ["  ".join(cell.ljust(w) if i == 0 else cell.rjust(w)
+                      for i, (cell, w) in enumerate(zip(row, widths, strict=True))) for row in cells]
 
 
 def _pct(value: Fraction | float, digits: int = 4) -> str:
@@ -116,8 +116,8 @@ def report_text(report: RtpReport) -> str:
             "Progressive (R5) — exact: P1 closed form, P2/P3 over all 2,809,475,760 (board, hole) deals"]
     rows = [[f"P1 royal flush first on the {street}", f"{rules.p1_share(street)} of pool", f"{float(p):.4e}", _frac(p)]
             for street, p in report.p1.items()]
-    rows += [[f"P2 {key.replace('_', ' ')} (7 cards, board not P3)", str(getattr(rules, f"p2_{key}")), f"{float(p):.4e}",
-              _frac(p)] for key, p in report.p2.items()]
+    rows += [[f"P2 {key.replace('_', ' ')} (7 cards, board not P3)", str(getattr(rules, f"p2_{key}")),
+              f"{float(p):.4e}", _frac(p)] for key, p in report.p2.items()]
     rows += [[f"P3 board {key.replace('_', ' ')}", str(getattr(rules, f"p3_{key}")), f"{float(p):.4e}", _frac(p)]
              for key, p in report.p3.items()]
     out += format_table(["line", "pays", "probability", "(fraction)"], rows)
@@ -148,6 +148,7 @@ def report_text(report: RtpReport) -> str:
             out.append(f"  Main game [simulated, {main.rounds:,} rounds, seed {main.seed}]: RTP {rtp.value:.5f} "
                        f"(95% CI {rtp.low:.5f}..{rtp.high:.5f}), net per Ante {net.value:+.5f} "
                        f"({net.low:+.5f}..{net.high:+.5f}), {float(main.staked):.4f} Antes staked per round")
-        out.append("    by bet: " + ", ".join(f"{bet} {float(r) / float(s):.5f}" for bet, (s, r) in main.by_bet.items() if s))
+        out.append("    by bet: " + ", ".join(f"{bet} {float(r) / float(s):.5f}"
+                                              for bet, (s, r) in main.by_bet.items() if s))
     out += ["", "Runtime: " + ", ".join(f"{key} {value:.1f} s" for key, value in report.seconds.items())]
     return "\n".join(out)

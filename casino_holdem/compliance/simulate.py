@@ -145,7 +145,8 @@ def _moments(stake: npt.NDArray[np.int64], returned: npt.NDArray[np.int64]) -> l
     return [int(stake.sum()), int(returned.sum()), float(s @ s), float(r @ r), float(s @ r)]
 
 
-def decide(strategy: Strategy, hole: npt.NDArray[np.uint8], board: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.bool_], ...]:
+def decide(strategy: Strategy, hole: npt.NDArray[np.uint8],
+           board: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.bool_], ...]:
     """R2.3-R2.5 for every round: (played, Turn bet, River bet). The later streets are asked of
     every round at once and their answers ignored where the bettor folded."""
     played = np.asarray(strategy.preflop(hole), bool)
@@ -251,7 +252,7 @@ def simulate(setup: TableSetup, rounds: int, seed: int, *, threads: int = 2, chu
     with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
         for part in pool.map(work, _chunks(rounds, chunk)):
             for group, values in part.sums.items():
-                sums[group] = [a + b for a, b in zip(sums.get(group, [0] * 5), values)]
+                sums[group] = [a + b for a, b in zip(sums.get(group, [0] * 5), values, strict=True)]
             for name, array in part.counts.items():
                 counts[name] = counts[name] + array if name in counts else array
             parts.append(part.hits)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .errors import InvalidCard
+from .errors import InvalidCard as InvalidCard  # its home is errors.py; importable from here too
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"

@@ -225,7 +225,7 @@ def _build_tables() -> _Tables:
     for size in HAND_SIZES:
         keys = RANK_KEYS[size]
         multisets = _rank_multisets(size)
-        sums = np.array([sum(c * k for c, k in zip(counts, keys)) for counts in multisets])
+        sums = np.array([sum(c * k for c, k in zip(counts, keys, strict=True)) for counts in multisets])
         if len(np.unique(sums)) != len(sums):
             raise RuntimeError(f"R7 table: rank keys for {size} cards are not unique")
         rank_table = np.zeros(int(sums.max()) + 1, dtype=np.uint16)
@@ -236,7 +236,7 @@ def _build_tables() -> _Tables:
         for split in itertools.product(range(size + 1), repeat=4):
             if sum(split) != size:
                 continue
-            suit_sum = sum(n * key for n, key in zip(split, SUIT_KEYS))
+            suit_sum = sum(n * key for n, key in zip(split, SUIT_KEYS, strict=True))
             flushed = max(range(4), key=lambda s: split[s]) if max(split) >= 5 else -1
             if seen.setdefault(suit_sum, flushed) != flushed:
                 raise RuntimeError("R7 table: suit keys do not identify the flush suit")
@@ -250,15 +250,15 @@ def _build_tables() -> _Tables:
             rank_table=rank_table,
             flush_suit=flush_suit,
             card_keys_list=tuple(int(key) for key in card_keys),
-            rank_view=memoryview(rank_table),
-            flush_suit_view=memoryview(flush_suit),
+            rank_view=rank_table.data,
+            flush_suit_view=flush_suit.data,
         )
 
     return _Tables(
         strength_of_class=strength_of_class,
         class_of_strength=((-1, ()), *ordered),
         flush_table=flush_table,
-        flush_view=memoryview(flush_table),
+        flush_view=flush_table.data,
         suited_bits=suited_bits.reshape(-1),
         category_table=category_table,
         sizes=sizes,

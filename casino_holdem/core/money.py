@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from decimal import ROUND_DOWN, Decimal, InvalidOperation, localcontext
 
-from .errors import InvalidAmount
+from .errors import InvalidAmount as InvalidAmount  # its home is errors.py; importable from here too
 
 POOL_PLACES = 5
 POOL_QUANTUM = Decimal(1).scaleb(-POOL_PLACES)  # 0.00001 base units

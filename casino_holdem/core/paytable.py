@@ -15,14 +15,15 @@ import datetime as dt
 import hashlib
 import re
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import PurePath
 from types import MappingProxyType
 from typing import Any
 
-from .errors import InvalidAmount, InvalidPaytable
+from .errors import InvalidAmount
+from .errors import InvalidPaytable as InvalidPaytable  # its home is errors.py; importable from here too
 from .evaluator import Category
 from .money import POOL_QUANTUM, is_multiple_of, parse_amount
 
@@ -263,8 +264,13 @@ def parse_paytable(content: bytes, *, source: str = "paytable") -> Paytable:
     reader.unknown_keys("progressive.p1", {"royal_flush_flop", "royal_flush_turn", "royal_flush_river"})
     reader.unknown_keys("progressive.p2", {hand.slug for hand in P2_HANDS})
     reader.unknown_keys("progressive.p3", {hand.slug for hand in P3_HANDS})
-    share: Callable[[str], Decimal] = lambda key: reader.decimal(key, low=Decimal(0), high=Decimal(1))
-    prize: Callable[[str], Decimal] = lambda key: reader.decimal(key, low=Decimal(0), integers_allowed=True)
+
+    def share(key: str) -> Decimal:
+        return reader.decimal(key, low=Decimal(0), high=Decimal(1))
+
+    def prize(key: str) -> Decimal:
+        return reader.decimal(key, low=Decimal(0), integers_allowed=True)
+
     progressive = ProgressivePays(
         contribution=share("progressive.contribution"),
         seed=reader.decimal("progressive.seed", low=Decimal(0), integers_allowed=True),

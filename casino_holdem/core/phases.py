@@ -76,15 +76,17 @@ class DealStep:
         return self.label
 
 
-#: R1: Player 1st card, Dealer 1st card, Player 2nd card, Dealer 2nd card, burn, 3 flop cards,
-#: burn, turn card, burn, river card
-DEALING_ORDER: tuple[DealStep, ...] = tuple(DealStep(position, receiver, label) for position, (receiver, label) in enumerate((
+_R1 = (
     (Receiver.PLAYER, "Player 1st"), (Receiver.DEALER, "Dealer 1st"),
     (Receiver.PLAYER, "Player 2nd"), (Receiver.DEALER, "Dealer 2nd"),
     (Receiver.BURN, "burn"), (Receiver.BOARD, "flop 1st"), (Receiver.BOARD, "flop 2nd"), (Receiver.BOARD, "flop 3rd"),
     (Receiver.BURN, "burn"), (Receiver.BOARD, "turn"),
     (Receiver.BURN, "burn"), (Receiver.BOARD, "river"),
-)))
+)
+#: R1: Player 1st card, Dealer 1st card, Player 2nd card, Dealer 2nd card, burn, 3 flop cards,
+#: burn, turn card, burn, river card
+DEALING_ORDER: tuple[DealStep, ...] = tuple(DealStep(position, receiver, label)
+                                            for position, (receiver, label) in enumerate(_R1))
 
 
 def positions(receiver: Receiver) -> tuple[int, ...]:

@@ -47,6 +47,10 @@ from .phases import (
 )
 from .rules import DealtCards, Settlement, Stage, Stake, Void, VoidReason, settle, settle_void
 
+#: the round's API, with the phase and error names its callers need next to it
+__all__ = ["FINISHED", "WINDOW_CLOSED", "Action", "AutoReason", "Bettor", "Decision", "InvalidBet", "Limits", "Phase",
+           "Round", "RuleViolation", "Timers"]
+
 #: R8: what a decision made after its window closed is told
 WINDOW_CLOSED = "the decision window has closed; the house decides (fold before the flop, check after)"
 
@@ -191,11 +195,11 @@ class Round:
                 raise InvalidBet("R6", f"{name} {amount}: not a whole number of the smallest {currency} unit "
                                  f"{spec.unit}", name)
             if low is not None and amount < low * spec.multiplier:
-                raise InvalidBet("R2.1", f"{name} {amount}: below the table minimum {low * spec.multiplier} {currency}",
-                                 name)
+                raise InvalidBet("R2.1", f"{name} {amount}: below the table minimum {low * spec.multiplier} "
+                                 f"{currency}", name)
             if high is not None and amount > high * spec.multiplier:
-                raise InvalidBet("R2.1", f"{name} {amount}: above the table maximum {high * spec.multiplier} {currency}",
-                                 name)
+                raise InvalidBet("R2.1", f"{name} {amount}: above the table maximum {high * spec.multiplier} "
+                                 f"{currency}", name)
 
     def can_bet(self, bettor_id: str, currency: str, ante: Decimal, bonus: Decimal = ZERO, *,
                 now: dt.datetime) -> bool:
@@ -267,8 +271,9 @@ class Round:
             automatic: AutoReason | None = None) -> Decision:
         """Record one bettor's decision for the current street (once). A bettor's own decision is
         verified at ``now``; an ``automatic`` one (R8) is the house's, taken when the window closes."""
-        refusal = self._refusal(bettor_id, action, None if automatic else now)
-        if refusal is not None:
+        if automatic is None:
+            self.verify_decision(bettor_id, action, now=now)
+        elif (refusal := self._refusal(bettor_id, action, None)) is not None:
             raise refusal
         assert self.rules.street is not None  # a street is due, or _refusal would have said so
         decision = Decision(self.rules.street, action, automatic, now)

@@ -3,6 +3,17 @@ currencies and rounding (R6) and void rounds (R9).
 
 Pure functions of (paytable, cards, stakes, pool): the live services, the scenario CLI, replay
 and the simulator's cross-checks all settle through :func:`settle`, so a rule lives here once.
+
+Where each rule lives: R3 :func:`main_result`, :func:`settle_main_bets`; R4 :func:`bonus_line`,
+:func:`settle_bonus`; R5 :func:`progressive_hits` (P1: :func:`royal_street`),
+:func:`settle_progressive`, :func:`contribution`, :func:`seed_top_up`; R6 :func:`share_prize`
+(rounding down: :func:`.money.round_down`); R9 :func:`settle_void`; the whole round :func:`settle`.
+
+Twins: ``compliance/batch_rules.py`` holds the same rules vectorised with numpy for the simulator
+and the exact figures, under the same headings, each function naming its twin here. A rule change
+edits both files together (and the closed forms of ``compliance/rtp.py`` when it touches the Bonus
+or the Progressive); ``tests/compliance/test_simulation.py`` holds the twins to each other cent
+for cent.
 """
 
 from __future__ import annotations
@@ -258,7 +269,7 @@ def settle_bonus(stake: Stake, cards: DealtCards, paytable: Paytable) -> BetResu
     return BetResult(stake.bonus, Outcome.WIN, _paid(stake.bonus, paytable.bonus.odds(line)), label)
 
 
-# --- R5/R6: the Progressive -------------------------------------------------------------------
+# --- R5: which progressive tables a round qualifies for ----------------------------------------
 
 @dataclass(frozen=True, slots=True)
 class ProgressiveHits:
@@ -295,6 +306,8 @@ def progressive_hits(cards: DealtCards) -> ProgressiveHits:
     p2 = seven if seven in P2_HANDS and p3 is None else None
     return ProgressiveHits(p1_street=p1_street, p2=p2, p3=p3)
 
+
+# --- R5/R6: sharing the prizes and the pool ---------------------------------------------------
 
 def share_prize(prize: Decimal, winners: Sequence[Stake], currencies: Mapping[str, CurrencySpec],
                 table: str, hand: Category, street: str | None) -> tuple[dict[str, Award], Decimal]:

@@ -18,7 +18,8 @@ from decimal import Decimal
 from typing import Any
 
 from .cards import FULL_DECK, Card, ensure_distinct, format_cards, parse_cards
-from .errors import InvalidAmount, InvalidBet, InvalidCard, InvalidPaytable, RuleViolation, ScenarioError
+from .errors import InvalidAmount, InvalidBet, InvalidCard, InvalidPaytable, RuleViolation
+from .errors import ScenarioError as ScenarioError  # its home is errors.py; importable from here too
 from .evaluator import HandValue
 from .money import POOL_QUANTUM, format_amount, format_pool, is_multiple_of, parse_amount
 from .paytable import Paytable
@@ -39,7 +40,7 @@ from .round import Limits, Round, Timers
 from .rules import ALL_BETS, DealtCards, Settlement, Stage, VoidReason
 
 #: a fixed clock: scenario rounds are timeless, decisions are given
-EPOCH = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
+EPOCH = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
 TOP_KEYS = {"name", "description", "paytable", "pool", "cards", "deck", "bettors", "void", "limits", "expected"}
 BETTOR_KEYS = {"id", "currency", "ante", "bonus", "progressive", "decisions"}
 #: the decisions a scenario may give per street, by their JSON names (R2.3-R2.5)
@@ -108,12 +109,12 @@ def _void(raw: object) -> tuple[VoidReason, Stage] | None:
         if key not in raw:
             raise ScenarioError(f"void.{key}", "missing")
     try:
-        reason = VoidReason(raw.get("reason"))
+        reason = VoidReason(raw["reason"])
     except ValueError:
         raise ScenarioError("void.reason", f"{raw.get('reason')!r} must be one of "
                             f"{', '.join(r.value for r in VoidReason)}") from None
     try:
-        stage = Stage(raw.get("stage"))
+        stage = Stage(raw["stage"])
     except ValueError:
         raise ScenarioError("void.stage", f"{raw.get('stage')!r} must be one of "
                             f"{', '.join(s.value for s in Stage)}") from None
@@ -151,15 +152,17 @@ def _dealt_cards(data: Mapping[str, Any], void_stage: Stage | None) -> tuple[tup
         if void_stage is Stage.BETTING and (player or dealer):
             raise ScenarioError("cards.player", "no card is dealt during betting (void stage betting)")
         if void_stage is not Stage.BETTING and void_stage is not Stage.HOLE_CARDS and holes != (2, 2):
-            raise ScenarioError("cards.player", f"at stage {void_stage.value} both hole cards of Player and Dealer were dealt")
+            raise ScenarioError("cards.player",
+                                f"at stage {void_stage.value} both hole cards of Player and Dealer were dealt")
         if void_stage is Stage.HOLE_CARDS and holes not in HOLE_DEAL_ORDER:
             raise ScenarioError("cards.dealer", f"{len(player)} Player and {len(dealer)} Dealer cards do not "
                                 "follow the dealing order of R1 (Player, Dealer, Player, Dealer)")
         if not low <= len(board) <= high:
-            raise ScenarioError("cards.board", f"{len(board)} cards; at stage {void_stage.value} the board has {low} to {high}")
+            raise ScenarioError("cards.board",
+                                f"{len(board)} cards; at stage {void_stage.value} the board has {low} to {high}")
     placed: dict[int, Card] = {}
     for positions, given in ((PLAYER_POSITIONS, player), (DEALER_POSITIONS, dealer), (BOARD_POSITIONS, board)):
-        placed.update(zip(positions, given))
+        placed.update(zip(positions, given, strict=False))  # a partial deal fills the first positions
     rest = iter(card for card in FULL_DECK if card not in placed.values())
     deck = tuple(placed[i] if i in placed else next(rest) for i in range(52))
     return deck, (DealtCards(player, dealer, board) if void_stage is not None else None)
@@ -170,7 +173,7 @@ def _limits(raw: object) -> Limits:
         return Limits()
     if not isinstance(raw, Mapping):
         raise ScenarioError("limits", "must be an object such as {\"ante\": [\"1\", \"500\"]}")
-    bounds: dict[str, Decimal] = {}
+    bounds: dict[str, tuple[Decimal | None, Decimal | None]] = {"ante": (None, None), "bonus": (None, None)}
     for bet, pair in raw.items():
         if bet not in ("ante", "bonus"):
             raise ScenarioError(f"limits.{bet}", "unknown key (ante, bonus)")
@@ -180,8 +183,9 @@ def _limits(raw: object) -> Limits:
         high = _amount(pair[1], f"limits.{bet}[1]", allow_zero=False)
         if low > high:
             raise ScenarioError(f"limits.{bet}", f"min {low} is above max {high}")
-        bounds[f"{bet}_min"], bounds[f"{bet}_max"] = low, high
-    return Limits(**bounds)
+        bounds[bet] = low, high
+    return Limits(ante_min=bounds["ante"][0], ante_max=bounds["ante"][1],
+                  bonus_min=bounds["bonus"][0], bonus_max=bounds["bonus"][1])
 
 
 def _bettors(raw: object) -> list[Mapping[str, Any]]:
@@ -366,7 +370,7 @@ def compare(expected: object, got: object, path: str = "") -> list[str]:
             return problems
         if len(expected) != len(got):
             return [f"{path} expected {_show(expected)} got {_show(got)}"]
-        return [p for i, (e, g) in enumerate(zip(expected, got)) for p in compare(e, g, f"{path}[{i}]")]
+        return [p for i, (e, g) in enumerate(zip(expected, got, strict=True)) for p in compare(e, g, f"{path}[{i}]")]
     return [] if _same(expected, got) else [f"{path} expected {_show(expected)} got {_show(got)}"]
 
 

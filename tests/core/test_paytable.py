@@ -24,10 +24,12 @@ def test_standard_paytable_holds_the_rule_book_values(standard) -> None:
     )] == [1000, 30, 25, 20, 15, 10, 5, 3]  # R4
     progressive = standard.progressive  # R5
     assert progressive.contribution == Decimal("0.95") and progressive.seed == 0
-    assert [progressive.p1_share(s) for s in ("flop", "turn", "river")] == [Decimal("0.90"), Decimal("0.25"), Decimal("0.05")]
+    assert [progressive.p1_share(s) for s in ("flop", "turn", "river")] == [
+        Decimal("0.90"), Decimal("0.25"), Decimal("0.05")]
     assert progressive.p2_prize(Category.STRAIGHT_FLUSH) == 600 and progressive.p2_prize(Category.FOUR_OF_A_KIND) == 120
     assert progressive.p2_prize(Category.ROYAL_FLUSH) is None  # R5 [reading]: a royal is P1's
-    assert [progressive.p3_prize(c) for c in (Category.ROYAL_FLUSH, Category.STRAIGHT_FLUSH, Category.FOUR_OF_A_KIND)] == [4000, 600, 120]
+    assert [progressive.p3_prize(c) for c in (Category.ROYAL_FLUSH, Category.STRAIGHT_FLUSH,
+                                               Category.FOUR_OF_A_KIND)] == [4000, 600, 120]
 
 
 @pytest.mark.parametrize("code, multiplier, unit", [
@@ -57,12 +59,17 @@ def _mutated(old: str, new: str) -> bytes:
     ("aa = 30", "aa = -30", "bonus.aa: -30 is below the minimum 0"),
     ('contribution = "0.95"', "contribution = 0.95", "progressive.contribution: 0.95 is not a decimal string"),
     ('contribution = "0.95"', 'contribution = "1.5"', "progressive.contribution: 1.5 is out of range (0..1)"),
-    ('royal_flush_turn = "0.25"', 'royal_flush_turn = "a quarter"', "progressive.p1.royal_flush_turn: 'a quarter' is not a decimal number"),
-    ("straight_flush = 600\nfour", "straight_flush = -600\nfour", "progressive.p2.straight_flush: -600 is out of range"),
-    ('ante_qualifier = "straight"', 'ante_qualifier = "pair"', 'main.ante_qualifier: \'pair\' must be "straight" or "flush"'),
+    ('royal_flush_turn = "0.25"', 'royal_flush_turn = "a quarter"',
+     "progressive.p1.royal_flush_turn: 'a quarter' is not a decimal number"),
+    ("straight_flush = 600\nfour", "straight_flush = -600\nfour",
+     "progressive.p2.straight_flush: -600 is out of range"),
+    ('ante_qualifier = "straight"', 'ante_qualifier = "pair"',
+     'main.ante_qualifier: \'pair\' must be "straight" or "flush"'),
     ("INR = {", "XYZ = {", "currencies.XYZ: unknown currency"),
-    ('JPY = { multiplier = 100, unit = "1" }', 'JPY = { multiplier = 100, unit = "0.05" }', "currencies.JPY.unit: 0.05 is not a power of ten"),
-    ('KRW = { multiplier = 1000, unit = "1" }', 'KRW = { multiplier = 3, unit = "0.01" }', "currencies.KRW: unit 0.01 / multiplier 3 needs more than 5 decimal places"),
+    ('JPY = { multiplier = 100, unit = "1" }', 'JPY = { multiplier = 100, unit = "0.05" }',
+     "currencies.JPY.unit: 0.05 is not a power of ten"),
+    ('KRW = { multiplier = 1000, unit = "1" }', 'KRW = { multiplier = 3, unit = "0.01" }',
+     "currencies.KRW: unit 0.01 / multiplier 3 needs more than 5 decimal places"),
     ("aa = 30", "aa = 30\naaa = 40", "bonus.aaa: unknown key"),
     ('version = 1', 'version = 2', "paytable.version: 2 does not match the file name standard-v1.toml"),
     ('id = "standard"', 'id = "house"', "paytable.id: 'house' does not match the file name standard-v1.toml"),

@@ -8,13 +8,20 @@ from decimal import Decimal
 
 import pytest
 
-from casino_holdem.core.rules import Result, Stage, VoidReason
 from casino_holdem.core.round import (
-    Action, AutoReason, InvalidBet, Limits, Phase, Round, RuleViolation, Timers,
+    Action,
+    AutoReason,
+    InvalidBet,
+    Limits,
+    Phase,
+    Round,
+    RuleViolation,
+    Timers,
 )
+from casino_holdem.core.rules import Result, Stage, VoidReason
 from casino_holdem.core.shuffle import seeded_shuffle
 
-T0 = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.timezone.utc)
+T0 = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.UTC)
 SECOND = dt.timedelta(seconds=1)
 TIMERS = Timers(betting=15 * SECOND, decision=10 * SECOND)
 D = Decimal
@@ -85,7 +92,8 @@ def test_r2_1_one_set_of_bets_per_bettor_a_cap_and_a_deadline(round_: Round) -> 
     with pytest.raises(RuleViolation, match="table is full"):
         round_.place_bets("d", "USD", D(10), now=T0)
     with pytest.raises(RuleViolation, match="R2.1: betting is closed"):
-        Round.open(round_.paytable, round_.deck, Limits(), TIMERS, T0).place_bets("e", "USD", D(1), now=T0 + 15 * SECOND)
+        fresh = Round.open(round_.paytable, round_.deck, Limits(), TIMERS, T0)
+        fresh.place_bets("e", "USD", D(1), now=T0 + 15 * SECOND)
 
 
 def test_r6_progressive_stake_is_the_currency_multiplier(round_: Round) -> None:
