@@ -20,7 +20,7 @@ from decimal import Decimal
 
 import numpy as np
 
-from casino_holdem import paytables
+from casino_holdem import paytable_files
 from casino_holdem.compliance.exact import canonical_boards, load_enumeration
 from casino_holdem.compliance.rtp import compute
 from casino_holdem.compliance.simulate import TableSetup, simulate
@@ -63,7 +63,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--skip-exact", action="store_true")
     options = parser.parse_args()
-    paytable = paytables.resolve("standard")
+    paytable = paytable_files.resolve("standard")
     print(f"machine: {os.cpu_count()} CPUs; {options.rounds:,} rounds per run, {options.threads} threads")
     simulate(TableSetup(paytable, next(built_in())), 100_000, seed=0)          # warm-up
     core_rate, eval7_rate = scalar_peers(paytable)

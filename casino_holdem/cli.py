@@ -16,11 +16,12 @@ from typing import Any, NoReturn
 
 import click
 
-from . import paytables
+from . import paytable_files
 from .core.cards import Card, InvalidCard, format_cards, parse_cards
 from .core.evaluator import evaluate
-from .core.paytable import InvalidPaytable, Paytable, load_paytable
-from .core.scenario import ScenarioError, compare, paytable_reference, play, settlement_json
+from .core.paytable import InvalidPaytable, Paytable
+from .core.scenario import PaytableResolver, ScenarioError, compare, play, settlement_json
+from .paytable_files import load_paytable
 
 BAD_INPUT = 2
 
@@ -56,26 +57,28 @@ def _read_json(source: str) -> object:
     try:
         text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
     except OSError as error:
-        raise ScenarioError(f"{source}: cannot read ({error.strerror})") from None
+        raise ScenarioError(source, f"cannot read ({error.strerror})") from None
     except UnicodeDecodeError:
-        raise ScenarioError(f"{source}: not UTF-8 text") from None
+        raise ScenarioError(source, "not UTF-8 text") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        raise ScenarioError(f"{source}: malformed JSON at line {error.lineno} column {error.colno}: {error.msg}") from None
+        raise ScenarioError(source, f"malformed JSON at line {error.lineno} column {error.colno}: {error.msg}") from None
 
 
-def _paytable_for(data: object, override: str | None) -> Paytable:
-    reference = override or paytable_reference(data)
+def _paytable_for(override: str | None) -> Paytable | PaytableResolver:
+    """The --paytable file, or the scenario's own ``paytable`` entry resolved by the core."""
+    if not override:
+        return paytable_files.resolve
     try:
-        return paytables.resolve(reference)
+        return paytable_files.resolve(override)
     except InvalidPaytable as error:
-        raise ScenarioError(f"paytable: {error}") from None
+        raise ScenarioError("paytable", str(error)) from None
 
 
 def _settle_file(source: str, override: str | None) -> tuple[object, dict[str, Any]]:
     data = _read_json(source)
-    return data, settlement_json(play(data, _paytable_for(data, override)))
+    return data, settlement_json(play(data, _paytable_for(override)))
 
 
 @scenario.command("settle")
@@ -102,7 +105,7 @@ def scenario_check(files: tuple[str, ...], paytable_path: str | None) -> None:
         try:
             data, output = _settle_file(file, paytable_path)
             if not isinstance(data, dict) or not isinstance(data.get("expected"), dict):
-                raise ScenarioError(f"{file}: expected: missing (an object in the output format)")
+                raise ScenarioError(file, "expected: missing (an object in the output format)")
         except ScenarioError as error:
             click.echo(f"{file}: {error}", err=True)
             bad = True

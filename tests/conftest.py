@@ -21,9 +21,9 @@ def _run_from_project_root(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(scope="session")
 def standard():
-    from casino_holdem import paytables
+    from casino_holdem import paytable_files
 
-    return paytables.resolve("standard")
+    return paytable_files.resolve("standard")
 
 
 # --- the Flask app and its database (issue 5) ----------------------------------------------------

@@ -15,7 +15,7 @@ from typing import Any, NoReturn
 
 import click
 
-from .. import paytables
+from .. import paytable_files
 from ..core.paytable import InvalidPaytable, Paytable
 from . import rng_test as rng_checks
 from .exact import load_enumeration
@@ -28,10 +28,9 @@ from .rtp import (
     main_exact,
     played_combos,
     reference_probabilities,
-    report_json,
-    report_text,
     stage_counter,
 )
+from .rtp_output import report_json, report_text
 from .simulate import TableSetup, simulate
 from .strategies import UnknownStrategy, get_strategy, strategy_names
 
@@ -49,7 +48,7 @@ def _print_json(document: Any) -> None:
 
 def _paytable(reference: str) -> Paytable:
     try:
-        return paytables.resolve(reference)
+        return paytable_files.resolve(reference)
     except InvalidPaytable as error:
         _bad_input(f"paytable: {error}")
 

@@ -179,7 +179,8 @@ def board_groups(boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
     return np.clip(category - int(Category.FULL_HOUSE), 0, 3)
 
 
-def _enumerate_chunk(boards: npt.NDArray[np.uint8], weights: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], ...]:
+def _enumerate_chunk(boards: npt.NDArray[np.uint8],
+                     weights: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], ...]:
     counts = showdown_counts(boards)
     category = categories_batch(counts["strength"]).astype(np.int32)
     cell = (hole_classes(remaining_hands(boards)).astype(np.int32) * CATEGORIES + category).ravel()
@@ -201,8 +202,9 @@ def enumerate_all(*, threads: int = 2, chunk: int = 256,
     starts = range(0, len(boards), chunk)
     totals: list[npt.NDArray[np.int64]] | None = None
     with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
-        for start, parts in zip(starts, pool.map(lambda s: _enumerate_chunk(boards[s:s + chunk], weights[s:s + chunk]), starts)):
-            totals = list(parts) if totals is None else [t + p for t, p in zip(totals, parts)]
+        chunks = pool.map(lambda s: _enumerate_chunk(boards[s:s + chunk], weights[s:s + chunk]), starts)
+        for start, parts in zip(starts, chunks, strict=True):
+            totals = list(parts) if totals is None else [t + p for t, p in zip(totals, parts, strict=True)]
             if progress is not None:
                 progress(min(chunk, len(boards) - start))
     assert totals is not None

@@ -18,10 +18,10 @@ from typing import Any
 from ..core.evaluator import Category
 from ..core.money import POOL_QUANTUM, ZERO, format_amount, round_down
 from ..core.rules import BONUS_LABELS
-from .rtp import format_table
-from .simulate import GROUPS, STREET_CODES, Simulation
+from .batch_rules import BONUS_CODES, STREET_CODES
+from .rtp_output import format_table
+from .simulate import GROUPS, Simulation
 from .stats import return_ratio, z_score
-from .vector import BONUS_CODES
 
 #: (counts key, index, table, label) of every line the simulator counts
 LINES: tuple[tuple[str, int, str, str], ...] = (
@@ -47,7 +47,8 @@ def _amount(units: int, unit: Decimal) -> str:
 
 
 def summarize(run: Simulation, reference: Mapping[str, Mapping[int, Fraction]] | None = None,
-              exact_rtp: Mapping[str, Fraction] | None = None, exact_fold_rate: Fraction | None = None) -> dict[str, Any]:
+              exact_rtp: Mapping[str, Fraction] | None = None,
+              exact_fold_rate: Fraction | None = None) -> dict[str, Any]:
     """Everything the text, JSON and HTML outputs show, per bettor (all bettors are alike)."""
     setup, units, rounds = run.setup, run.units, run.rounds
     unit = setup.paytable.currency(setup.currency).unit
@@ -66,7 +67,8 @@ def summarize(run: Simulation, reference: Mapping[str, Mapping[int, Fraction]] |
             "standard_error": estimate.error if estimate else None,
             "exact": float(exact) if exact is not None else None,
             "exact_fraction": f"{exact.numerator}/{exact.denominator}" if exact is not None else None,
-            "z": (estimate.value - float(exact)) / estimate.error if exact is not None and estimate and estimate.error else None,
+            "z": ((estimate.value - float(exact)) / estimate.error
+                  if exact is not None and estimate and estimate.error else None),
         })
     lines = []
     for key, index, table, label in LINES:
@@ -148,7 +150,8 @@ def summary_text(summary: Mapping[str, Any]) -> str:
     if rates["fold_rate_exact"] is not None:
         fold += f" (exact {rates['fold_rate_exact']:.5f}, z {_fmt(rates['fold_rate_z'], '+.2f')})"
     out += ["", (f"{fold}; Turn bet {rates['turn_bet_rate']:.5f} and River bet {rates['river_bet_rate']:.5f} "
-                 "of the hands played"), "", "Hit frequencies (hand level, whether paid or not) against exact probabilities"]
+                 "of the hands played"), "",
+            "Hit frequencies (hand level, whether paid or not) against exact probabilities"]
     out += format_table(*_lines_table(summary))
     paid = ", ".join(f"{table} {amount} ({progressive['rounds_paid'][table]} rounds)"
                      for table, amount in progressive["paid_per_bettor"].items())
@@ -195,7 +198,7 @@ def plots(summary: Mapping[str, Any]) -> dict[str, str]:
     xs = range(len(rows))
     axes.errorbar(list(xs), [r["rtp"] for r in rows], yerr=[1.96 * (r["standard_error"] or 0) for r in rows],
                   fmt="o", capsize=4, label="simulated, 95% CI")
-    exact = [(x, r["exact"]) for x, r in zip(xs, rows) if r["exact"] is not None]
+    exact = [(x, r["exact"]) for x, r in zip(xs, rows, strict=True) if r["exact"] is not None]
     if exact:
         axes.plot([x for x, _ in exact], [e for _, e in exact], "x", color="tab:red", markersize=9, label="exact")
     axes.set_xticks(list(xs), [r["bet"] for r in rows])
@@ -228,7 +231,10 @@ def html_report(summary: Mapping[str, Any]) -> str:
     """The whole report as one HTML document (no external files)."""
     setup, rates, progressive = summary["setup"], summary["rates"], summary["progressive"]
     figures = plots(summary)
-    figure = lambda name: f"<figure>{figures[name]}</figure>" if name in figures else ""
+
+    def figure(name: str) -> str:
+        return f"<figure>{figures[name]}</figure>" if name in figures else ""
+
     setup_rows = [[key.replace("_", " "), str(value)] for key, value in setup.items()]
     setup_rows.append(["speed", f"{summary['speed']['rounds_per_second']:,.0f} rounds/s"])
     rate_rows = [[key.replace("_", " "), _fmt(value, ".6g")] for key, value in rates.items()]
@@ -257,7 +263,8 @@ figure {{ margin: 0.5em 0 1.5em; }} .note {{ color: #a60; }}
 {note}
 <h2>Setup</h2>{_html_table(["setting", "value"], setup_rows)}
 <h2>Return to player per bet</h2>
-<p>One bettor's bets (all bettors play alike); 95 % confidence intervals; exact values where the enumeration gives them.</p>
+<p>One bettor's bets (all bettors play alike); 95 % confidence intervals; exact values where the
+enumeration gives them.</p>
 {_html_table(*_rtp_table(summary))}{figure("rtp")}
 <h2>Decisions</h2>{_html_table(["rate", "value"], rate_rows)}
 <h2>Hit frequencies against exact probabilities</h2>

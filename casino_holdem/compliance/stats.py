@@ -30,9 +30,6 @@ class Estimate:
     def high(self) -> float:
         return self.value + Z95 * self.error
 
-    def covers(self, exact: Fraction | float) -> bool:
-        return self.low <= float(exact) <= self.high
-
     def as_dict(self) -> dict[str, float]:
         return {"value": self.value, "standard_error": self.error, "ci95_low": self.low, "ci95_high": self.high}
 

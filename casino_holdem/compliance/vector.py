@@ -1,7 +1,8 @@
-"""Vectorised card arithmetic shared by the strategies, the enumeration and the simulator.
+"""Vectorised card arithmetic shared by the strategies and the enumeration.
 
 Cards are the core's ids ``4 * rank + suit`` (R1: rank 0 is the deuce, 12 the ace; suits c d h s
-are 0..3) held in numpy arrays, one row per hand. Nothing here knows about money.
+are 0..3) held in numpy arrays, one row per hand. Nothing here knows about money or pay lines:
+the vectorised rules are :mod:`.batch_rules`.
 
 >>> combinations(5, 2).tolist()[:3]
 [[0, 1], [0, 2], [0, 3]]
@@ -17,14 +18,11 @@ from math import comb
 import numpy as np
 import numpy.typing as npt
 
-from ..core.cards import ACE, JACK, KING, QUEEN, RANKS, TEN
-from ..core.paytable import BONUS_LINES
+from ..core.cards import ACE, RANKS
 
 IntArray = npt.NDArray[np.integer]
 BoolArray = npt.NDArray[np.bool_]
 
-#: R4 pay lines by code: 0 loses, then the paytable's lines strongest first
-BONUS_CODES: tuple[str | None, ...] = (None, *BONUS_LINES)
 HOLE_CLASSES = 169
 
 
@@ -63,34 +61,6 @@ def class_label(index: int) -> str:
     if row > column:
         return f"{RANKS[row]}{RANKS[column]}s"
     return f"{RANKS[column]}{RANKS[row]}o"
-
-
-def class_combos(index: int) -> int:
-    """How many of the 1326 two-card combinations fall in the class: 6, 4 (suited) or 12."""
-    row, column = divmod(index, 13)
-    return 6 if row == column else 4 if row > column else 12
-
-
-def bonus_codes(hole: IntArray, dealer: IntArray | None = None) -> npt.NDArray[np.int8]:
-    """R4 pay line of each row's Player hole cards as an index into :data:`BONUS_CODES`
-    (0 = the Bonus loses). AA against the Dealer's AA needs ``dealer``; without it AA is plain AA."""
-    r0, r1 = hole[:, 0] >> 2, hole[:, 1] >> 2
-    high, low = np.maximum(r0, r1), np.minimum(r0, r1)
-    suited = (hole[:, 0] & 3) == (hole[:, 1] & 3)
-    aces = (high == ACE) & (low == ACE)
-    dealer_aces = np.zeros(len(hole), bool) if dealer is None else ((dealer[:, 0] >> 2) == ACE) & ((dealer[:, 1] >> 2) == ACE)
-    ace_high = (high == ACE) & (low != ACE)
-    conditions = [
-        aces & dealer_aces,
-        aces,
-        ace_high & (low == KING) & suited,
-        ace_high & ((low == QUEEN) | (low == JACK)) & suited,
-        ace_high & (low == KING),
-        (high == low) & (high >= JACK) & (high <= KING),
-        ace_high & ((low == QUEEN) | (low == JACK)),
-        (high == low) & (high <= TEN),
-    ]
-    return np.select(conditions, np.arange(1, len(conditions) + 1, dtype=np.int8), 0).astype(np.int8)
 
 
 def rank_mask(cards: IntArray) -> npt.NDArray[np.uint16]:

@@ -7,7 +7,7 @@ evaluator, the simulator, the stored deck); :class:`Card` is what people and JSO
 >>> Card.parse("As")
 Card('As')
 >>> Card.parse("10d").id, str(Card.parse("td"))
-(34, 'Td')
+(33, 'Td')
 >>> sorted([Card.parse("2c"), Card.parse("As"), Card.parse("Kd")])
 [Card('2c'), Card('Kd'), Card('As')]
 """
@@ -17,15 +17,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from .errors import InvalidCard as InvalidCard  # its home is errors.py; importable from here too
+
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 DECK_SIZE = 52
 #: the rank numbers the rules name (R4: the Bonus lines)
 TEN, JACK, QUEEN, KING, ACE = 8, 9, 10, 11, 12
-
-
-class InvalidCard(ValueError):
-    """A card that cannot be read, or a set of cards that breaks R1 (duplicates, wrong count)."""
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -82,7 +80,7 @@ def parse_cards(texts: Iterable[str], *, what: str = "cards") -> tuple[Card, ...
         try:
             cards.append(Card.parse(text))
         except InvalidCard as error:
-            raise InvalidCard(f"{what}[{position}]: {error}") from None
+            raise InvalidCard(error.problem, field=f"{what}[{position}]") from None
     ensure_distinct(cards, what=what)
     return tuple(cards)
 
@@ -92,7 +90,7 @@ def ensure_distinct(cards: Sequence[Card], *, what: str = "cards") -> None:
     seen: set[Card] = set()
     for card in cards:
         if card in seen:
-            raise InvalidCard(f"{what}: duplicate card {card}")
+            raise InvalidCard(f"duplicate card {card}", field=what)
         seen.add(card)
 
 

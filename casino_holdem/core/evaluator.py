@@ -37,7 +37,8 @@ from enum import IntEnum
 
 import numpy as np
 
-from casino_holdem.core.cards import Card, InvalidCard
+from .cards import Card
+from .errors import CoreError, InvalidCard
 
 __all__ = [
     "Category",
@@ -224,7 +225,7 @@ def _build_tables() -> _Tables:
     for size in HAND_SIZES:
         keys = RANK_KEYS[size]
         multisets = _rank_multisets(size)
-        sums = np.array([sum(c * k for c, k in zip(counts, keys)) for counts in multisets])
+        sums = np.array([sum(c * k for c, k in zip(counts, keys, strict=True)) for counts in multisets])
         if len(np.unique(sums)) != len(sums):
             raise RuntimeError(f"R7 table: rank keys for {size} cards are not unique")
         rank_table = np.zeros(int(sums.max()) + 1, dtype=np.uint16)
@@ -235,7 +236,7 @@ def _build_tables() -> _Tables:
         for split in itertools.product(range(size + 1), repeat=4):
             if sum(split) != size:
                 continue
-            suit_sum = sum(n * key for n, key in zip(split, SUIT_KEYS))
+            suit_sum = sum(n * key for n, key in zip(split, SUIT_KEYS, strict=True))
             flushed = max(range(4), key=lambda s: split[s]) if max(split) >= 5 else -1
             if seen.setdefault(suit_sum, flushed) != flushed:
                 raise RuntimeError("R7 table: suit keys do not identify the flush suit")
@@ -249,15 +250,15 @@ def _build_tables() -> _Tables:
             rank_table=rank_table,
             flush_suit=flush_suit,
             card_keys_list=tuple(int(key) for key in card_keys),
-            rank_view=memoryview(rank_table),
-            flush_suit_view=memoryview(flush_suit),
+            rank_view=rank_table.data,
+            flush_suit_view=flush_suit.data,
         )
 
     return _Tables(
         strength_of_class=strength_of_class,
         class_of_strength=((-1, ()), *ordered),
         flush_table=flush_table,
-        flush_view=memoryview(flush_table),
+        flush_view=flush_table.data,
         suited_bits=suited_bits.reshape(-1),
         category_table=category_table,
         sizes=sizes,
@@ -314,7 +315,7 @@ def strength_of(cards: Sequence[Card]) -> int:
     """R7 strength (1..7462, higher is stronger) of the best five of 5, 6 or 7 distinct cards.
 
     The same number as ``evaluate(cards).strength``, without building the best five.
-    Raises :class:`~casino_holdem.core.cards.InvalidCard` for a wrong count or a duplicate.
+    Raises :class:`~casino_holdem.core.errors.InvalidCard` for a wrong count or a duplicate.
     """
     return _strength_of_ids(_card_ids(cards), _tables())
 
@@ -322,7 +323,7 @@ def strength_of(cards: Sequence[Card]) -> int:
 def category_of(strength: int) -> Category:
     """The R7 category of a strength 1..7462 (7462 is the royal flush)."""
     if not 1 <= strength <= STRENGTH_CLASSES:
-        raise ValueError(f"strength {strength}: must be 1..{STRENGTH_CLASSES}")
+        raise CoreError(f"strength {strength}: must be 1..{STRENGTH_CLASSES}", rule="R7")
     return Category(int(_tables().category_table[strength]))
 
 
@@ -349,7 +350,7 @@ def evaluate(cards: Sequence[Card]) -> HandValue:
     example Ad Ac Kd Kc Qh Qs 2h plays Ad Ac Kd Kc Qs: either queen could be the kicker, and
     the spade is kept.
 
-    Raises :class:`~casino_holdem.core.cards.InvalidCard` unless given 5, 6 or 7 distinct cards.
+    Raises :class:`~casino_holdem.core.errors.InvalidCard` unless given 5, 6 or 7 distinct cards.
     """
     ids = _card_ids(cards)
     tables = _tables()
@@ -401,7 +402,7 @@ def evaluate_batch(ids: np.ndarray) -> np.ndarray:
 
     ``ids`` is an integer array of shape ``(N, 5)``, ``(N, 6)`` or ``(N, 7)`` with card ids 0..51
     (any of int8/16/32/64 or unsigned); each row must hold distinct cards (R1). Ids out of range
-    raise :class:`~casino_holdem.core.cards.InvalidCard`; duplicates within a row are not checked
+    raise :class:`~casino_holdem.core.errors.InvalidCard`; duplicates within a row are not checked
     on this fast path. Element ``i`` equals ``strength_of`` of row ``i``.
     """
     array = np.asarray(ids)
@@ -435,5 +436,5 @@ def categories_batch(strengths: np.ndarray) -> np.ndarray:
     """R7 categories (``int8`` values of :class:`Category`) of an array of strengths 1..7462."""
     array = np.asarray(strengths)
     if array.size and (array.min() < 1 or array.max() > STRENGTH_CLASSES):
-        raise ValueError(f"categories_batch: strengths must be 1..{STRENGTH_CLASSES}")
+        raise CoreError(f"categories_batch: strengths must be 1..{STRENGTH_CLASSES}", rule="R7")
     return np.take(_tables().category_table, array, mode="clip")  # in range: checked above

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from decimal import ROUND_DOWN, Decimal, InvalidOperation, localcontext
 
+from .errors import InvalidAmount as InvalidAmount  # its home is errors.py; importable from here too
+
 POOL_PLACES = 5
 POOL_QUANTUM = Decimal(1).scaleb(-POOL_PLACES)  # 0.00001 base units
 ZERO = Decimal(0)
@@ -23,22 +25,18 @@ ZERO = Decimal(0)
 MAX_AMOUNT = Decimal(10) ** 13
 
 
-class InvalidAmount(ValueError):
-    """An amount that is not a finite decimal string, or not a whole number of units."""
-
-
 def parse_amount(value: object, *, field: str) -> Decimal:
     """Read a decimal amount from a JSON value; floats are refused (they are not exact)."""
     if isinstance(value, bool) or not isinstance(value, (str, int, Decimal)):
-        raise InvalidAmount(f"{field}: {value!r} is not a decimal string such as \"10.50\"")
+        raise InvalidAmount(field, f"{value!r} is not a decimal string such as \"10.50\"")
     try:
         amount = Decimal(value.strip() if isinstance(value, str) else value)
     except InvalidOperation:
-        raise InvalidAmount(f"{field}: {value!r} is not a decimal number") from None
+        raise InvalidAmount(field, f"{value!r} is not a decimal number") from None
     if not amount.is_finite():
-        raise InvalidAmount(f"{field}: {value!r} is not a finite amount")
+        raise InvalidAmount(field, f"{value!r} is not a finite amount")
     if abs(amount) >= MAX_AMOUNT:
-        raise InvalidAmount(f"{field}: {value!r} is too large (amounts stay below 10^13)")
+        raise InvalidAmount(field, f"{value!r} is too large (amounts stay below 10^13)")
     return amount
 
 

@@ -1,9 +1,12 @@
-"""Versioned paytable files (../shared/PAYTABLES.md) → frozen, validated values.
+"""A versioned paytable file's bytes → frozen, validated values (R3–R6 odds, prizes, currencies).
 
 Everything that decides what a bet pays comes from here, never from a literal in the code, so
 that an operator's new paytable is a new file and every settled round can name (id, version,
 SHA-256 of the exact bytes) what it was settled under. Validation collects every problem, each
 naming its key, so an operator fixes a file in one pass.
+
+Pure: this module parses bytes it is given; finding and reading files is
+:mod:`casino_holdem.paytable_files`'s job.
 """
 
 from __future__ import annotations
@@ -12,15 +15,17 @@ import datetime as dt
 import hashlib
 import re
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
-from pathlib import Path
+from pathlib import PurePath
 from types import MappingProxyType
 from typing import Any
 
+from .errors import InvalidAmount
+from .errors import InvalidPaytable as InvalidPaytable  # its home is errors.py; importable from here too
 from .evaluator import Category
-from .money import POOL_QUANTUM, InvalidAmount, is_multiple_of, parse_amount
+from .money import POOL_QUANTUM, is_multiple_of, parse_amount
 
 #: R6: the currencies the rule book knows; a paytable may list any of them, and no other.
 KNOWN_CURRENCIES = ("USD", "EUR", "AUD", "RMB", "MYR", "THB", "JPY", "IDR", "VND", "KRW", "INR")
@@ -29,16 +34,11 @@ BONUS_LINES = (
     "aa_vs_dealer_aa", "aa", "ak_suited", "aq_aj_suited",
     "ak_offsuit", "kk_qq_jj", "aq_aj_offsuit", "pair_2_to_10",
 )
+#: R5: the hands the fixed-prize tables pay, strongest first (a Royal Flush made with a hole card is
+#: P1's, so P2 has none); the paytable's keys are their slugs (``p2.straight_flush``)
+P2_HANDS = (Category.STRAIGHT_FLUSH, Category.FOUR_OF_A_KIND)
+P3_HANDS = (Category.ROYAL_FLUSH, Category.STRAIGHT_FLUSH, Category.FOUR_OF_A_KIND)
 FILE_NAME = re.compile(r"^(?P<id>[a-z0-9][a-z0-9_.-]*)-v(?P<version>[0-9]+)\.toml$")
-
-
-class InvalidPaytable(ValueError):
-    """A paytable that cannot be used; ``problems`` holds one line per problem, each naming its key."""
-
-    def __init__(self, problems: list[str], source: str = "paytable") -> None:
-        self.problems = problems
-        self.source = source
-        super().__init__(f"{source}: " + "; ".join(problems))
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,13 +97,10 @@ class ProgressivePays:
         return Decimal(getattr(self, f"p1_royal_flush_{street}"))
 
     def p2_prize(self, category: Category) -> Decimal | None:
-        return {Category.STRAIGHT_FLUSH: self.p2_straight_flush,
-                Category.FOUR_OF_A_KIND: self.p2_four_of_a_kind}.get(category)
+        return Decimal(getattr(self, f"p2_{category.slug}")) if category in P2_HANDS else None
 
     def p3_prize(self, category: Category) -> Decimal | None:
-        return {Category.ROYAL_FLUSH: self.p3_royal_flush,
-                Category.STRAIGHT_FLUSH: self.p3_straight_flush,
-                Category.FOUR_OF_A_KIND: self.p3_four_of_a_kind}.get(category)
+        return Decimal(getattr(self, f"p3_{category.slug}")) if category in P3_HANDS else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,10 +262,15 @@ def parse_paytable(content: bytes, *, source: str = "paytable") -> Paytable:
 
     reader.unknown_keys("progressive", {"contribution", "seed", "p1", "p2", "p3"})
     reader.unknown_keys("progressive.p1", {"royal_flush_flop", "royal_flush_turn", "royal_flush_river"})
-    reader.unknown_keys("progressive.p2", {"straight_flush", "four_of_a_kind"})
-    reader.unknown_keys("progressive.p3", {"royal_flush", "straight_flush", "four_of_a_kind"})
-    share: Callable[[str], Decimal] = lambda key: reader.decimal(key, low=Decimal(0), high=Decimal(1))
-    prize: Callable[[str], Decimal] = lambda key: reader.decimal(key, low=Decimal(0), integers_allowed=True)
+    reader.unknown_keys("progressive.p2", {hand.slug for hand in P2_HANDS})
+    reader.unknown_keys("progressive.p3", {hand.slug for hand in P3_HANDS})
+
+    def share(key: str) -> Decimal:
+        return reader.decimal(key, low=Decimal(0), high=Decimal(1))
+
+    def prize(key: str) -> Decimal:
+        return reader.decimal(key, low=Decimal(0), integers_allowed=True)
+
     progressive = ProgressivePays(
         contribution=share("progressive.contribution"),
         seed=reader.decimal("progressive.seed", low=Decimal(0), integers_allowed=True),
@@ -283,11 +285,12 @@ def parse_paytable(content: bytes, *, source: str = "paytable") -> Paytable:
     )
     currencies = _read_currencies(reader)
 
-    match = FILE_NAME.match(Path(source).name)
+    file_name = PurePath(source).name
+    match = FILE_NAME.match(file_name)
     if match and identifier and match["id"] != identifier:
-        reader.problems.append(f"paytable.id: {identifier!r} does not match the file name {Path(source).name}")
+        reader.problems.append(f"paytable.id: {identifier!r} does not match the file name {file_name}")
     if match and version and int(match["version"]) != version:
-        reader.problems.append(f"paytable.version: {version} does not match the file name {Path(source).name}")
+        reader.problems.append(f"paytable.version: {version} does not match the file name {file_name}")
     if reader.problems:
         raise InvalidPaytable(reader.problems, source)
     return Paytable(
@@ -296,28 +299,3 @@ def parse_paytable(content: bytes, *, source: str = "paytable") -> Paytable:
         sha256=hashlib.sha256(content).hexdigest(),
     )
 
-
-def load_paytable(path: str | Path) -> Paytable:
-    """Read and validate one paytable file."""
-    path = Path(path)
-    try:
-        content = path.read_bytes()
-    except OSError as error:
-        raise InvalidPaytable([f"cannot read the file ({error.strerror})"], str(path)) from None
-    return parse_paytable(content, source=str(path))
-
-
-def paytable_path(reference: str, directory: Path) -> Path:
-    """Resolve ``"standard"`` (the newest version), ``"standard@1"`` or a file path."""
-    name, _, version = reference.partition("@")
-    if "/" in reference or reference.endswith(".toml"):
-        return Path(reference)
-    if version:
-        return directory / f"{name}-v{version}.toml"
-    versions = sorted(
-        (int(m["version"]), path) for path in directory.glob(f"{name}-v*.toml")
-        if (m := FILE_NAME.match(path.name)) and m["id"] == name
-    )
-    if not versions:
-        raise InvalidPaytable([f"no paytable {name!r} in {directory}"], reference)
-    return versions[-1][1]

@@ -1,17 +1,26 @@
-"""The round state machine (R1, R2, R8, R9).
+"""The round state machine (R1, R2, R8, R9) on top of the phase table of :mod:`.phases`.
 
-A round moves only through named operations, each of which checks whether it is allowed now and
-raises :class:`RuleViolation` citing the rule when it is not (the PokerKit way)::
+A round moves only through named operations. Each has a ``verify_*`` that raises the
+:class:`~.errors.RuleViolation` saying why it is not allowed now (citing the rule), a ``can_*``
+that answers yes or no, and the operation itself, which verifies first (the PokerKit way)::
 
     round = Round.open(paytable, deck, Limits(), Timers(), now)
+    round.can_bet("p1", "USD", Decimal("10"), now=now)             # True
     round.place_bets("p1", "USD", Decimal("10"), now=now)
     round.advance(later)                 # betting closed: hole cards dealt, phase PRE_FLOP
+    round.verify_decision("p1", Action.CHECK, now=later)           # RuleViolation("R2.3: …")
     round.act("p1", Action.FLOP, now=later)
     round.advance(later)                 # everyone acted: the flop is dealt at once
 
 The clock is always a parameter (``now``); nothing here reads it, so freezegun, replays and the
 scenario CLI drive rounds exactly. The same object serves the live tables (services rebuild it from
 stored rows), the scenario CLI and replay, so a rule of play is implemented once.
+
+Where each rule lives: R1 dealing order :data:`.phases.DEALING_ORDER`, :attr:`Round.cards`;
+R2.1 bets :meth:`Round.verify_bet`; R2.2-R2.6 phases :data:`.phases.PHASES`, :meth:`Round.advance`;
+R2.3-R2.5 decisions :meth:`Round.verify_decision`; R2.7 :meth:`Round.settle`; R8 automatic
+decisions and the decision window :meth:`Round.decide_automatically`, :meth:`Round.disconnect`,
+:meth:`Round.verify_decision`; R9 :meth:`Round.void`.
 """
 
 from __future__ import annotations
@@ -20,74 +29,30 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from enum import StrEnum
 
 from .cards import Card, ensure_distinct
+from .errors import InvalidBet, RuleViolation
 from .money import ZERO, is_multiple_of
 from .paytable import Paytable
+from .phases import (
+    DEALING_ORDER,
+    DECISION_PHASES,
+    FINISHED,
+    PHASES,
+    Action,
+    AutoReason,
+    Phase,
+    PhaseRules,
+    Receiver,
+)
 from .rules import DealtCards, Settlement, Stage, Stake, Void, VoidReason, settle, settle_void
 
-#: R1 dealing order: positions in the shuffled deck.
-PLAYER_POSITIONS = (0, 2)
-DEALER_POSITIONS = (1, 3)
-BURN_POSITIONS = (4, 8, 10)
-BOARD_POSITIONS = (5, 6, 7, 9, 11)
-#: how many cards have left the deck once each street is dealt (burns included)
-DEALT_AFTER = {"hole_cards": 4, "flop": 8, "turn": 10, "river": 12}
+#: the round's API, with the phase and error names its callers need next to it
+__all__ = ["FINISHED", "WINDOW_CLOSED", "Action", "AutoReason", "Bettor", "Decision", "InvalidBet", "Limits", "Phase",
+           "Round", "RuleViolation", "Timers"]
 
-
-class RuleViolation(Exception):
-    """An operation the rules do not allow now; the message starts with the rule (``R2.3: …``)."""
-
-
-class InvalidBet(RuleViolation):
-    """A bet outside the limits, the currency's unit, or the rules (R2.1, R6); ``field`` names
-    the bet at fault (``ante``, ``bonus``, ``currency``) so callers can point at it."""
-
-    def __init__(self, message: str, field: str) -> None:
-        super().__init__(message)
-        self.field = field
-
-
-class Phase(StrEnum):
-    BETTING = "betting"          # R2.1: Ante, Bonus, Progressive accepted until the deadline
-    PRE_FLOP = "pre_flop"        # R2.3: hole cards dealt; fold or Flop bet (2 × Ante)
-    FLOP = "flop"                # R2.4: flop dealt; Turn bet (1 × Ante) or check
-    TURN = "turn"                # R2.5: turn dealt; River bet (1 × Ante) or check
-    SHOWDOWN = "showdown"        # R2.6-7: river dealt, waiting for settlement against the pool
-    SETTLED = "settled"
-    VOID = "void"                # R9
-
-
-#: a round that is over: no money of it is in play any more (R2.7, R9)
-FINISHED = (Phase.SETTLED, Phase.VOID)
-
-
-class Action(StrEnum):
-    FOLD = "fold"
-    FLOP = "flop"    # the Flop bet, 2 × Ante (R2.3)
-    BET = "bet"      # the Turn or River bet, 1 × Ante (R2.4, R2.5)
-    CHECK = "check"
-
-
-class AutoReason(StrEnum):
-    """R8: why the house decided for a bettor."""
-
-    TIMEOUT = "timeout"
-    DISCONNECT = "disconnect"
-
-
-#: which street's decision each decision phase asks for, what it allows, and the R8 default
-DECISION_STREET = {Phase.PRE_FLOP: "preflop", Phase.FLOP: "flop", Phase.TURN: "turn"}
-ALLOWED = {Phase.PRE_FLOP: (Action.FOLD, Action.FLOP), Phase.FLOP: (Action.BET, Action.CHECK),
-           Phase.TURN: (Action.BET, Action.CHECK)}
-AUTOMATIC = {Phase.PRE_FLOP: Action.FOLD, Phase.FLOP: Action.CHECK, Phase.TURN: Action.CHECK}
-RULE = {Phase.PRE_FLOP: "R2.3", Phase.FLOP: "R2.4", Phase.TURN: "R2.5"}
-NEXT_PHASE = {Phase.BETTING: Phase.PRE_FLOP, Phase.PRE_FLOP: Phase.FLOP,
-              Phase.FLOP: Phase.TURN, Phase.TURN: Phase.SHOWDOWN}
-#: R2.3-R2.5: the Flop bet is 2 × Ante; the Turn and River bets are 1 × Ante each
-ANTE_MULTIPLE = {Action.FLOP: 2, Action.BET: 1}
-DEALS_ON_ENTRY = {Phase.PRE_FLOP: "hole_cards", Phase.FLOP: "flop", Phase.TURN: "turn", Phase.SHOWDOWN: "river"}
+#: R8: what a decision made after its window closed is told
+WINDOW_CLOSED = "the decision window has closed; the house decides (fold before the flop, check after)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,18 +94,18 @@ class Bettor:
 
     @property
     def folded(self) -> bool:
-        decision = self.decisions.get("preflop")
-        return decision is not None and decision.action is Action.FOLD
+        """R2.3: a fold (only the pre-flop decision allows one) ends the bettor's main game."""
+        return any(decision.action is Action.FOLD for decision in self.decisions.values())
 
     def stake(self) -> Stake:
         """The bets as they stand (R2): Flop 2 × Ante, Turn/River 1 × Ante when made."""
-        def made(street: str, action: Action) -> Decimal:
+        made: dict[str, Decimal] = {}
+        for street, rules in DECISION_PHASES.items():
             decision = self.decisions.get(street)
-            return self.ante * ANTE_MULTIPLE[action] if decision is not None and decision.action is action else ZERO
-
-        return Stake(self.id, self.currency, self.ante, self.bonus, self.progressive,
-                     flop=made("preflop", Action.FLOP), turn=made("flop", Action.BET),
-                     river=made("turn", Action.BET), folded=self.folded)
+            if rules.bet is not None and decision is not None and decision.action is rules.bet.action:
+                made[rules.bet.name] = self.ante * rules.bet.antes
+        return Stake(self.id, self.currency, self.ante, self.bonus, self.progressive, flop=made.get("flop", ZERO),
+                     turn=made.get("turn", ZERO), river=made.get("river", ZERO), folded=self.folded)
 
     @property
     def committed(self) -> Decimal:
@@ -150,11 +115,11 @@ class Bettor:
     @property
     def exposure(self) -> Decimal:
         """The most this bettor can still be asked for in this round: the Flop bet and both later
-        bets (2 + 1 + 1 × Ante) less what is already made. Services reserve it (issue 5)."""
+        bets (2 + 1 + 1 × Ante) less what is already made. Services reserve it."""
         if self.folded:
             return ZERO
         stake = self.stake()
-        most = ANTE_MULTIPLE[Action.FLOP] + 2 * ANTE_MULTIPLE[Action.BET]
+        most = sum(rules.bet.antes for rules in DECISION_PHASES.values() if rules.bet is not None)
         return self.ante * most - (stake.flop + stake.turn + stake.river)
 
 
@@ -175,97 +140,152 @@ class Round:
              now: dt.datetime) -> Round:
         """R1: a fresh round on a freshly shuffled 52-card deck, betting open until the deadline."""
         if len(deck) != 52:
-            raise RuleViolation(f"R1: a deck has 52 cards, not {len(deck)}")
+            raise RuleViolation("R1", f"a deck has 52 cards, not {len(deck)}", field="deck")
         ensure_distinct(deck, what="deck")
         return cls(paytable, tuple(deck), limits, timers, Phase.BETTING, now + timers.betting)
 
+    @property
+    def rules(self) -> PhaseRules:
+        """What the current phase deals, asks and allows (:data:`.phases.PHASES`)."""
+        return PHASES[self.phase]
+
     # --- what has been dealt (R1) ---------------------------------------------------------
 
-    def _at(self, positions: Sequence[int]) -> tuple[Card, ...]:
-        return tuple(self.deck[p] for p in positions if p < self.dealt_count)
+    def _dealt_to(self, receiver: Receiver) -> tuple[Card, ...]:
+        return tuple(self.deck[step.position] for step in DEALING_ORDER[:self.dealt_count] if step.receiver is receiver)
 
     @property
     def cards(self) -> DealtCards:
-        return DealtCards(self._at(PLAYER_POSITIONS), self._at(DEALER_POSITIONS), self._at(BOARD_POSITIONS))
+        """R1: the Player's, the Dealer's and the board's cards dealt so far, in dealing order."""
+        return DealtCards(self._dealt_to(Receiver.PLAYER), self._dealt_to(Receiver.DEALER),
+                          self._dealt_to(Receiver.BOARD))
 
     @property
     def stage(self) -> Stage:
         """R9: the step now under way, as a void's ``stage``."""
-        return {Phase.BETTING: Stage.BETTING, Phase.PRE_FLOP: Stage.HOLE_CARDS, Phase.FLOP: Stage.FLOP,
-                Phase.TURN: Stage.TURN}.get(self.phase, Stage.RIVER)
+        return self.rules.stage
+
+    def _window_closed(self, now: dt.datetime) -> bool:
+        return self.deadline is not None and now >= self.deadline
 
     # --- R2.1: betting ------------------------------------------------------------------
 
-    def place_bets(self, bettor_id: str, currency: str, ante: Decimal, bonus: Decimal = ZERO,
-                   progressive: bool = False, *, now: dt.datetime) -> Bettor:
-        """R2.1: an Ante within the limits; with it, optionally a Bonus and the Progressive bet."""
-        if self.phase is not Phase.BETTING or (self.deadline is not None and now >= self.deadline):
-            raise RuleViolation("R2.1: betting is closed for this round")
+    def verify_bet(self, bettor_id: str, currency: str, ante: Decimal, bonus: Decimal = ZERO, *,
+                   now: dt.datetime) -> None:
+        """R2.1: an Ante within the limits and, optionally, a Bonus within its own, each a whole
+        number of the currency's unit (R6), once per bettor, while betting is open. Raises
+        :class:`~.errors.InvalidBet` naming the bet at fault, or :class:`~.errors.RuleViolation`."""
+        if self.phase is not Phase.BETTING or self._window_closed(now):
+            raise RuleViolation("R2.1", "betting is closed for this round")
         if bettor_id in self.bettors:
-            raise RuleViolation(f"R2.1: {bettor_id} has already placed bets on this round")
+            raise RuleViolation("R2.1", f"{bettor_id} has already placed bets on this round")
         if self.limits.max_bettors is not None and len(self.bettors) >= self.limits.max_bettors:
-            raise RuleViolation(f"R1: the table is full ({self.limits.max_bettors} bettors)")
+            raise RuleViolation("R1", f"the table is full ({self.limits.max_bettors} bettors)")
         try:
             spec = self.paytable.currency(currency)
         except KeyError as error:
-            raise InvalidBet(f"R6: {error.args[0]}", "currency") from None
+            raise InvalidBet("R6", error.args[0], "currency") from None
         for name, amount, low, high in (("ante", ante, self.limits.ante_min, self.limits.ante_max),
                                         ("bonus", bonus, self.limits.bonus_min, self.limits.bonus_max)):
             if name == "bonus" and amount == 0:
                 continue
             if amount <= 0:
-                raise InvalidBet(f"R2.1: {name} {amount}: must be positive", name)
+                raise InvalidBet("R2.1", f"{name} {amount}: must be positive", name)
             if not is_multiple_of(amount, spec.unit):
-                raise InvalidBet(f"R6: {name} {amount}: not a whole number of the smallest {currency} unit {spec.unit}", name)
+                raise InvalidBet("R6", f"{name} {amount}: not a whole number of the smallest {currency} unit "
+                                 f"{spec.unit}", name)
             if low is not None and amount < low * spec.multiplier:
-                raise InvalidBet(f"R2.1: {name} {amount}: below the table minimum {low * spec.multiplier} {currency}", name)
+                raise InvalidBet("R2.1", f"{name} {amount}: below the table minimum {low * spec.multiplier} "
+                                 f"{currency}", name)
             if high is not None and amount > high * spec.multiplier:
-                raise InvalidBet(f"R2.1: {name} {amount}: above the table maximum {high * spec.multiplier} {currency}", name)
-        bettor = Bettor(bettor_id, currency, ante, bonus, spec.multiplier if progressive else ZERO)
+                raise InvalidBet("R2.1", f"{name} {amount}: above the table maximum {high * spec.multiplier} "
+                                 f"{currency}", name)
+
+    def can_bet(self, bettor_id: str, currency: str, ante: Decimal, bonus: Decimal = ZERO, *,
+                now: dt.datetime) -> bool:
+        """Whether :meth:`place_bets` would accept these bets now."""
+        try:
+            self.verify_bet(bettor_id, currency, ante, bonus, now=now)
+        except RuleViolation:
+            return False
+        return True
+
+    def place_bets(self, bettor_id: str, currency: str, ante: Decimal, bonus: Decimal = ZERO,
+                   progressive: bool = False, *, now: dt.datetime) -> Bettor:
+        """R2.1: place the Ante, the Bonus and the Progressive bet (R6: the currency's multiplier)."""
+        self.verify_bet(bettor_id, currency, ante, bonus, now=now)
+        multiplier = self.paytable.currency(currency).multiplier
+        bettor = Bettor(bettor_id, currency, ante, bonus, multiplier if progressive else ZERO)
         self.bettors[bettor_id] = bettor
         return bettor
 
     # --- R2.3-R2.5 and R8: decisions --------------------------------------------------------
 
     def _pending(self) -> list[Bettor]:
-        street = DECISION_STREET.get(self.phase)
+        street = self.rules.street
         if street is None:
             return []
         return [b for b in self.bettors.values() if not b.folded and street not in b.decisions]
 
-    def why_not(self, bettor_id: str, action: Action) -> str | None:
-        """Why ``action`` is not allowed for this bettor now, or None when it is."""
-        bettor = self.bettors.get(bettor_id)
+    def _refusal(self, bettor_id: str, action: Action, now: dt.datetime | None) -> RuleViolation | None:
+        """Why ``action`` is not allowed for this bettor now (None: it is); without ``now`` the
+        decision window is not looked at (the house's own R8 decisions come after it closed)."""
+        rules, bettor = self.rules, self.bettors.get(bettor_id)
+
+        def refused(rule: str, problem: str) -> RuleViolation:
+            return RuleViolation(rule, problem, field="action")
+
         if bettor is None:
-            return f"R2.1: {bettor_id} has no bets on this round"
-        street = DECISION_STREET.get(self.phase)
-        if street is None:
-            return f"R2: no decision is due while the round is {self.phase.value}"
+            return refused("R2.1", f"{bettor_id} has no bets on this round")
+        if rules.street is None:
+            return refused("R2", f"no decision is due while the round is {self.phase.value}")
         if bettor.folded:
-            return f"R2.3: {bettor_id} folded and takes no further part"
-        if street in bettor.decisions:
-            return f"{RULE[self.phase]}: {bettor_id} has already decided on the {street.replace('preflop', 'pre-flop')}"
-        if action not in ALLOWED[self.phase]:
-            allowed = " or ".join(a.value for a in ALLOWED[self.phase])
-            return f"{RULE[self.phase]}: {action.value} is not allowed now ({allowed})"
+            return refused("R2.3", f"{bettor_id} folded and takes no further part")
+        if rules.street in bettor.decisions:
+            return refused(rules.rule, f"{bettor_id} has already decided on the "
+                                       f"{rules.street.replace('preflop', 'pre-flop')}")
+        if action not in rules.allowed:
+            allowed = " or ".join(a.value for a in rules.allowed)
+            return refused(rules.rule, f"{action.value} is not allowed now ({allowed})")
+        if now is not None and self._window_closed(now):
+            return refused("R8", WINDOW_CLOSED)
         return None
 
-    def allowed_actions(self, bettor_id: str) -> tuple[Action, ...]:
-        return tuple(a for a in ALLOWED.get(self.phase, ()) if self.why_not(bettor_id, a) is None)
+    def verify_decision(self, bettor_id: str, action: Action, *, now: dt.datetime) -> None:
+        """Raise the :class:`~.errors.RuleViolation` that says why this bettor cannot take
+        ``action`` at ``now``: no bets, no decision due, folded (R2.3), already decided, an
+        action the street does not allow (R2.3-R2.5), or the decision window closed (R8)."""
+        refusal = self._refusal(bettor_id, action, now)
+        if refusal is not None:
+            raise refusal
+
+    def can_decide(self, bettor_id: str, action: Action, *, now: dt.datetime) -> bool:
+        """Whether :meth:`act` would accept this decision at ``now``."""
+        return self._refusal(bettor_id, action, now) is None
+
+    def allowed_actions(self, bettor_id: str, now: dt.datetime | None = None) -> tuple[Action, ...]:
+        """The actions this bettor may take now; with ``now``, none once the window has closed (R8)."""
+        return tuple(a for a in self.rules.allowed if self._refusal(bettor_id, a, now) is None)
 
     def act(self, bettor_id: str, action: Action, *, now: dt.datetime,
             automatic: AutoReason | None = None) -> Decision:
-        """Record one bettor's decision for the current street (once)."""
-        reason = self.why_not(bettor_id, action)
-        if reason:
-            raise RuleViolation(reason)
-        decision = Decision(DECISION_STREET[self.phase], action, automatic, now)
+        """Record one bettor's decision for the current street (once). A bettor's own decision is
+        verified at ``now``; an ``automatic`` one (R8) is the house's, taken when the window closes."""
+        if automatic is None:
+            self.verify_decision(bettor_id, action, now=now)
+        elif (refusal := self._refusal(bettor_id, action, None)) is not None:
+            raise refusal
+        assert self.rules.street is not None  # a street is due, or _refusal would have said so
+        decision = Decision(self.rules.street, action, automatic, now)
         self.bettors[bettor_id].decisions[decision.street] = decision
         return decision
 
     def decide_automatically(self, bettor_id: str, reason: AutoReason, *, now: dt.datetime) -> Decision:
         """R8: no decision or a disconnection → Fold before the flop is dealt, Check after it."""
-        return self.act(bettor_id, AUTOMATIC[self.phase], now=now, automatic=reason)
+        automatic = self.rules.automatic
+        if automatic is None:
+            raise RuleViolation("R8", f"no decision is due while the round is {self.phase.value}", field="action")
+        return self.act(bettor_id, automatic, now=now, automatic=reason)
 
     def disconnect(self, bettor_id: str, *, now: dt.datetime) -> list[Decision]:
         """R8: a disconnected bettor's due decision is taken for them now, and later ones as they come."""
@@ -284,19 +304,19 @@ class Round:
         return [self.decide_automatically(b.id, AutoReason.DISCONNECT, now=now)
                 for b in self._pending() if not b.connected]
 
-    # --- moving on ---------------------------------------------------------------------
+    # --- moving on (R2, R8) -------------------------------------------------------------
 
     @property
     def ready_to_advance(self) -> bool:
         """Every active bettor has decided, or nobody is left to decide (R2)."""
-        return self.phase in DECISION_STREET and not self._pending()
+        return self.rules.street is not None and not self._pending()
 
     def due(self, now: dt.datetime) -> bool:
         """Whether :meth:`advance` would move the round at ``now``."""
         if self.phase is Phase.BETTING:
-            return self.deadline is not None and now >= self.deadline and bool(self.bettors)
-        if self.phase in DECISION_STREET:
-            return self.ready_to_advance or (self.deadline is not None and now >= self.deadline)
+            return self._window_closed(now) and bool(self.bettors)
+        if self.rules.street is not None:
+            return self.ready_to_advance or self._window_closed(now)
         return False
 
     def advance(self, now: dt.datetime) -> list[Decision]:
@@ -304,16 +324,18 @@ class Round:
         window (R8: automatic fold/check for whoever has not decided) and deal the next street.
         Returns the automatic decisions it took. A betting window with no bets is simply
         reopened: a round nobody bet on is never dealt."""
-        if self.phase is Phase.BETTING and not self.bettors and self.deadline is not None and now >= self.deadline:
+        if self.phase is Phase.BETTING and not self.bettors and self._window_closed(now):
             self.deadline = now + self.timers.betting
             return []
-        if not self.due(now):
+        if not self.due(now) or self.rules.next is None:
             return []
         automatic = [self.decide_automatically(b.id, AutoReason.TIMEOUT, now=now) for b in self._pending()]
-        self.phase = NEXT_PHASE[self.phase]
-        self.dealt_count = DEALT_AFTER[DEALS_ON_ENTRY[self.phase]]
-        self.deadline = now + self.timers.decision if self.phase in DECISION_STREET else None
+        self.phase = self.rules.next
+        self.dealt_count += len(self.rules.deals_on_entry)  # R1: the steps this phase deals, in order
+        self.deadline = now + self.timers.decision if self.rules.street is not None else None
         return automatic + self._decide_for_disconnected(now)
+
+    # --- the end: R2.7 settlement, R9 void -------------------------------------------------
 
     def stakes(self) -> list[Stake]:
         return [bettor.stake() for bettor in self.bettors.values()]
@@ -321,7 +343,7 @@ class Round:
     def settle(self, pool_before: Decimal) -> Settlement:
         """R2.7: showdown. ``pool_before`` is the pool without this round's contributions."""
         if self.phase is not Phase.SHOWDOWN:
-            raise RuleViolation(f"R2.7: the round is {self.phase.value}, not at showdown")
+            raise RuleViolation("R2.7", f"the round is {self.phase.value}, not at showdown")
         settlement = settle(self.paytable, self.cards, self.stakes(), pool_before)
         self.phase = Phase.SETTLED
         return settlement
@@ -330,8 +352,8 @@ class Round:
              dealt: DealtCards | None = None) -> Settlement:
         """R9: void the round. ``stage`` defaults to the step under way; ``dealt`` describes a
         partial deal entered from a live dealer's console (default: what this round dealt)."""
-        if self.phase in (Phase.SETTLED, Phase.VOID):
-            raise RuleViolation(f"R9: the round is already {self.phase.value}")
+        if self.phase in FINISHED:
+            raise RuleViolation("R9", f"the round is already {self.phase.value}")
         self.void_info = Void(reason, stage or self.stage)
         self.phase = Phase.VOID
         self.deadline = None

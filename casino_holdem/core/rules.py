@@ -3,6 +3,17 @@ currencies and rounding (R6) and void rounds (R9).
 
 Pure functions of (paytable, cards, stakes, pool): the live services, the scenario CLI, replay
 and the simulator's cross-checks all settle through :func:`settle`, so a rule lives here once.
+
+Where each rule lives: R3 :func:`main_result`, :func:`settle_main_bets`; R4 :func:`bonus_line`,
+:func:`settle_bonus`; R5 :func:`progressive_hits` (P1: :func:`royal_street`),
+:func:`settle_progressive`, :func:`contribution`, :func:`seed_top_up`; R6 :func:`share_prize`
+(rounding down: :func:`.money.round_down`); R9 :func:`settle_void`; the whole round :func:`settle`.
+
+Twins: ``compliance/batch_rules.py`` holds the same rules vectorised with numpy for the simulator
+and the exact figures, under the same headings, each function naming its twin here. A rule change
+edits both files together (and the closed forms of ``compliance/rtp.py`` when it touches the Bonus
+or the Progressive); ``tests/compliance/test_simulation.py`` holds the twins to each other cent
+for cent.
 """
 
 from __future__ import annotations
@@ -13,13 +24,16 @@ from decimal import Decimal
 from enum import StrEnum
 
 from .cards import ACE, JACK, KING, QUEEN, TEN, Card
+from .errors import RuleViolation
 from .evaluator import Category, HandValue, category_of, evaluate, strength_of
 from .money import ZERO, exact_div, round_down
-from .paytable import CurrencySpec, Paytable
+from .paytable import P2_HANDS, P3_HANDS, CurrencySpec, Paytable
 
 MAIN_BETS = ("ante", "flop", "turn", "river")
 ALL_BETS = (*MAIN_BETS, "bonus", "progressive")
 STREETS = ("flop", "turn", "river")
+#: R2.4-R2.6: how many board cards there are once each street is dealt
+BOARD_SIZE: Mapping[str, int] = {"flop": 3, "turn": 4, "river": 5}
 
 
 class Outcome(StrEnum):
@@ -255,7 +269,7 @@ def settle_bonus(stake: Stake, cards: DealtCards, paytable: Paytable) -> BetResu
     return BetResult(stake.bonus, Outcome.WIN, _paid(stake.bonus, paytable.bonus.odds(line)), label)
 
 
-# --- R5/R6: the Progressive -------------------------------------------------------------------
+# --- R5: which progressive tables a round qualifies for ----------------------------------------
 
 @dataclass(frozen=True, slots=True)
 class ProgressiveHits:
@@ -273,7 +287,7 @@ def category(cards: Sequence[Card]) -> Category:
 
 def royal_street(player: Sequence[Card], board: Sequence[Card]) -> str | None:
     """R5 P1: the street where the Player's Royal Flush (using a hole card) first appears."""
-    for street, visible in zip(STREETS, (3, 4, 5)):
+    for street, visible in BOARD_SIZE.items():
         if category((*player, *board[:visible])) is Category.ROYAL_FLUSH:
             # On the river, a Royal Flush on the board alone is P3's (it uses no hole card).
             if street == "river" and category(board) is Category.ROYAL_FLUSH:
@@ -285,13 +299,15 @@ def royal_street(player: Sequence[Card], board: Sequence[Card]) -> str | None:
 def progressive_hits(cards: DealtCards) -> ProgressiveHits:
     """R5: P1 by street, P3 on the board alone, P2 on seven cards unless the board takes it."""
     board_category = category(cards.board)
-    p3 = board_category if board_category >= Category.FOUR_OF_A_KIND else None
+    p3 = board_category if board_category in P3_HANDS else None
     p1_street = royal_street(cards.player, cards.board)
     seven = category((*cards.player, *cards.board))
     # R5 "no double payment" [reading]: when the board pays P3, P2 does not pay.
-    p2 = seven if seven in (Category.STRAIGHT_FLUSH, Category.FOUR_OF_A_KIND) and p3 is None else None
+    p2 = seven if seven in P2_HANDS and p3 is None else None
     return ProgressiveHits(p1_street=p1_street, p2=p2, p3=p3)
 
+
+# --- R5/R6: sharing the prizes and the pool ---------------------------------------------------
 
 def share_prize(prize: Decimal, winners: Sequence[Stake], currencies: Mapping[str, CurrencySpec],
                 table: str, hand: Category, street: str | None) -> tuple[dict[str, Award], Decimal]:
@@ -362,7 +378,7 @@ def _progressive_result(stake: Stake, awards: Sequence[Award]) -> BetResult:
 def settle(paytable: Paytable, cards: DealtCards, stakes: Sequence[Stake], pool_before: Decimal) -> Settlement:
     """Settle a round dealt to the river (R3-R6). ``pool_before`` excludes this round's contributions."""
     if not cards.complete:
-        raise ValueError("R2.7: a round is settled only after the river; void it instead (R9)")
+        raise RuleViolation("R2.7", "a round is settled only after the river; void it instead (R9)")
     player = evaluate((*cards.player, *cards.board))
     dealer = evaluate((*cards.dealer, *cards.board))
     result = main_result(player, dealer)

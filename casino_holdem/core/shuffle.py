@@ -22,7 +22,8 @@ import hashlib
 import secrets
 from collections.abc import Callable, Sequence
 
-from .cards import FULL_DECK, Card, InvalidCard, parse_cards
+from .cards import FULL_DECK, Card, parse_cards
+from .errors import InvalidCard
 
 
 def fisher_yates(below: Callable[[int], int]) -> tuple[Card, ...]:
@@ -87,5 +88,5 @@ def parse_deck(text: str | Sequence[str]) -> tuple[Card, ...]:
     """Read a revealed deck (52 distinct cards) from its text or a list of card strings."""
     cards = parse_cards(text.split() if isinstance(text, str) else text, what="deck")
     if len(cards) != 52:
-        raise InvalidCard(f"deck: {len(cards)} cards, a deck has 52")
+        raise InvalidCard(f"{len(cards)} cards, a deck has 52", field="deck")
     return cards

@@ -17,7 +17,7 @@ from decimal import Decimal
 from sqlalchemy import select
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from .. import paytables
+from .. import paytable_files
 from ..extensions import db
 from ..models import AuditEntry, GameTable, Player
 from . import audit, demo, queries, wallet
@@ -50,7 +50,7 @@ def _demo_mode() -> bool:
 
 def currencies() -> list[str]:
     """R6: the account currencies a player may choose (the standard paytable's)."""
-    return list(paytables.resolve().currencies)
+    return list(paytable_files.resolve().currencies)
 
 
 @transactional

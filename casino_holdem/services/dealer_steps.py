@@ -20,7 +20,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from ..core.round import DEALS_ON_ENTRY, FINISHED, Phase, Round
+from ..core.round import FINISHED, Phase, Round
 from ..core.shuffle import commit, deck_text, new_nonce, secure_shuffle
 from ..extensions import db
 from ..models import GameRound, GameTable, JackpotPool, MovementKind
@@ -77,7 +77,7 @@ def deal_next(round_row: GameRound, core: Round, now: dt.datetime) -> Step | Non
         return None
     automatic = core.advance(now)
     save_play(round_row, core, now, actor=audit.DEALER)
-    return Step(round_row.table_id, round_row.id, round_row.number, DEALS_ON_ENTRY[core.phase], len(automatic))
+    return Step(round_row.table_id, round_row.id, round_row.number, core.stage.value, len(automatic))
 
 
 def settle(table: GameTable, round_row: GameRound, core: Round, now: dt.datetime) -> Step:

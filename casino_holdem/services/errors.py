@@ -17,10 +17,7 @@ from contextlib import contextmanager
 from enum import StrEnum
 from typing import TypeVar
 
-from ..core.cards import InvalidCard
-from ..core.money import InvalidAmount
-from ..core.paytable import InvalidPaytable
-from ..core.round import InvalidBet, RuleViolation
+from ..core.errors import CoreError, InvalidAmount, InvalidBet, InvalidCard, InvalidPaytable, RuleViolation
 
 E = TypeVar("E", bound=StrEnum)
 
@@ -66,14 +63,15 @@ class InsufficientFunds(Unprocessable):
 
 #: What each kind of core refusal becomes, looked up along the error's class hierarchy (the most
 #: specific class first): the service error, and whether the field goes in front of the core's
-#: message (a paytable's message names its file, not the request's field). Once the core's
-#: errors share one base class, one entry for that base class covers every other refusal.
+#: message (a paytable's message names its file, not the request's field). ``CoreError``, the
+#: base of every core refusal, covers any other (a scenario's, say).
 CORE_REFUSALS: dict[type[Exception], tuple[type[ServiceError], bool]] = {
     InvalidBet: (Unprocessable, False),     # R2.1, R6: outside the limits or the currency's unit
     RuleViolation: (Conflict, False),       # R2, R9: not allowed now
     InvalidPaytable: (Unprocessable, True),
     InvalidAmount: (BadRequest, False),     # not an amount at all
     InvalidCard: (BadRequest, False),
+    CoreError: (Unprocessable, False),
 }
 
 

@@ -16,7 +16,7 @@ from decimal import Decimal
 
 from sqlalchemy import select
 
-from .. import paytables
+from .. import paytable_files
 from ..core.money import (
     POOL_QUANTUM,
     ZERO,
@@ -114,7 +114,7 @@ def house_move(pool: JackpotPool, kind: MovementKind, amount: Decimal, *, actor:
 
 
 def _view(pool: JackpotPool) -> PoolView:
-    currencies = paytables.resolve().currencies
+    currencies = paytable_files.resolve().currencies
     return PoolView(pool.id, pool.name, pool.amount,
                     {code: round_down(pool.amount * spec.multiplier, spec.unit) for code, spec in currencies.items()})
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from .. import paytables
+from .. import paytable_files
 from ..core.cards import format_cards
 from ..core.money import format_amount
 from ..core.paytable import Paytable
@@ -37,7 +37,7 @@ class Saved:
 
 def table_paytable(table: GameTable | GameRound) -> Paytable:
     """The exact paytable file a table (or a round) names, refused if its bytes changed."""
-    return paytables.by_version(table.paytable_id, table.paytable_version, table.paytable_sha256)
+    return paytable_files.by_version(table.paytable_id, table.paytable_version, table.paytable_sha256)
 
 
 def table_limits(table: GameTable) -> Limits:

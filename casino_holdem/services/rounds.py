@@ -19,7 +19,7 @@ from sqlalchemy import select
 
 from ..core.cards import format_cards
 from ..core.money import ZERO, format_amount
-from ..core.round import DEALS_ON_ENTRY, FINISHED, Action, Phase, Round
+from ..core.round import FINISHED, Action, Phase, Round
 from ..core.rules import contribution
 from ..extensions import db
 from ..models import Bet, DecisionRecord, GameRound, GameTable, JackpotPool, MovementKind, Player
@@ -87,7 +87,7 @@ def save_play(round_row: GameRound, core: Round, now: dt.datetime, *, actor: str
     if saved.dealt:
         cards = core.cards  # R1: the Player's cards and the board are public, the Dealer's are not
         audit.record(audit.DEALER, "dealt", table_id=round_row.table_id, round_id=round_row.id, now=now,
-                     street=DEALS_ON_ENTRY[core.phase], player=format_cards(cards.player),
+                     street=core.stage.value, player=format_cards(cards.player),
                      board=format_cards(cards.board))
     db.session.flush()
     return [row for _, row in saved.decisions]
@@ -190,12 +190,8 @@ def decide(player_id: int, round_id: int, action: str, *, request_id: str,
             raise Conflict(f"request_id: {request_id!r} was already used for {first.action}", "request_id")
         return _decision_receipt(bet, first)
     core = load_round(round_row)
-    reason = core.why_not(str(player_id), wanted)
-    if reason is None and round_row.deadline is not None and moment >= round_row.deadline:
-        reason = "R8: the decision window has closed; the house decides (fold before the flop, check after)"
-    if reason is not None:
-        raise Conflict(reason, "action")
-    core.act(str(player_id), wanted, now=moment)
+    with core_refusals("action"):  # R2.3-R2.5: allowed now; R8: inside the decision window
+        core.act(str(player_id), wanted, now=moment)
     (row,) = save_play(round_row, core, moment, actor=audit.player_actor(player_id), request_ids={player_id: request_id})
     return _decision_receipt(bet, row)
 

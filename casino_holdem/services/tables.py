@@ -14,7 +14,7 @@ from decimal import Decimal
 
 from sqlalchemy import select
 
-from .. import paytables
+from .. import paytable_files
 from ..core.money import POOL_QUANTUM, is_multiple_of
 from ..extensions import db
 from ..models import GameTable, JackpotPool
@@ -49,7 +49,7 @@ def view_of(table: GameTable) -> TableView:
 
 
 @transactional
-def create_table(name: str, pool_id: int, *, paytable: str = paytables.DEFAULT_REFERENCE,
+def create_table(name: str, pool_id: int, *, paytable: str = paytable_files.DEFAULT_REFERENCE,
                  ante_min: Decimal | None = None, ante_max: Decimal | None = None,
                  bonus_min: Decimal | None = None, bonus_max: Decimal | None = None,
                  max_bettors: int | None = None, betting_seconds: int = 15, decision_seconds: int = 15,
@@ -60,7 +60,7 @@ def create_table(name: str, pool_id: int, *, paytable: str = paytables.DEFAULT_R
         raise Conflict(f"name: a table {name!r} exists", "name")
     queries.get(JackpotPool, pool_id)
     with core_refusals("paytable"):
-        table_file = paytables.resolve(paytable)
+        table_file = paytable_files.resolve(paytable)
     if betting_seconds < 1 or decision_seconds < 1:
         raise Unprocessable("betting_seconds: timers are at least 1 second (R8)", "betting_seconds")
     for bet, low, high in (("ante", ante_min, ante_max), ("bonus", bonus_min, bonus_max)):

@@ -19,7 +19,6 @@ from sqlalchemy import func, select
 from ..core.money import ZERO, format_amount
 from ..core.paytable import Paytable
 from ..core.round import (
-    DECISION_STREET,
     FINISHED,
     Action,
     AutoReason,
@@ -66,13 +65,15 @@ def _replayed(round_row: GameRound, paytable: Paytable) -> Settlement:
     """Play the stored round again through the core state machine (no limits: the bets were
     accepted when placed; the clock does not matter once every decision is on record)."""
     core = Round.open(paytable, parse_deck(round_row.deck), Limits(), Timers(), round_row.opened_at)
-    late = round_row.opened_at + dt.timedelta(days=1)
+    # advancing after every recorded decision keeps each decision inside its replayed window (R8)
+    late = max([round_row.opened_at + dt.timedelta(days=1),
+                *(decision.decided_at for bet in round_row.bets for decision in bet.decisions)])
     for bet in round_row.bets:
         core.place_bets(str(bet.player_id), bet.currency, bet.ante, bet.bonus, bet.progressive > 0,
                         now=round_row.opened_at)
 
     def decide_street() -> None:
-        street = DECISION_STREET.get(core.phase)
+        street = core.rules.street
         for bet in round_row.bets:
             for decision in bet.decisions:
                 if decision.street == street:

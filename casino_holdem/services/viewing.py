@@ -29,7 +29,8 @@ from sqlalchemy import select
 from ..core.cards import format_cards
 from ..core.money import format_amount
 from ..core.paytable import CurrencySpec
-from ..core.round import ANTE_MULTIPLE, FINISHED, Action, Bettor, Round
+from ..core.phases import ANTE_MULTIPLE, Action
+from ..core.round import FINISHED, Bettor, Round
 from ..extensions import db
 from ..models import AwardRecord, Bet, GameRound, GameTable, Player
 from . import jackpot, queries, tables, wallet

@@ -18,8 +18,8 @@ from decimal import Decimal
 from sqlalchemy import select
 from werkzeug.security import generate_password_hash
 
-from .. import paytables
-from ..core.money import ZERO, is_multiple_of, parse_amount
+from .. import paytable_files
+from ..core.money import ZERO, InvalidAmount, is_multiple_of, parse_amount
 from ..core.paytable import CurrencySpec
 from ..core.round import FINISHED
 from ..extensions import db
@@ -167,7 +167,7 @@ def transfer(kind: str, source: LedgerAccount, target: LedgerAccount, amount: De
 def currency_spec(currency: str) -> CurrencySpec:
     """R6: the currency as the standard paytable defines it (multiplier and smallest unit)."""
     try:
-        return paytables.resolve().currency(currency)
+        return paytable_files.resolve().currency(currency)
     except KeyError as error:
         raise Unprocessable(f"currency: {error.args[0]}", "currency") from None
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from casino_holdem.compliance.exact import Enumeration, load_enumeration
-from casino_holdem.core.paytable import Paytable, load_paytable
+from casino_holdem.core.paytable import Paytable
+from casino_holdem.paytable_files import load_paytable
 
 ROOT = Path(__file__).resolve().parents[2]
 

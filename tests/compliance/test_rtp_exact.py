@@ -61,7 +61,8 @@ def test_r4_bonus_rtp_follows_the_paytable(standard: Paytable) -> None:
     """Computed from the file, never typed in: a different pay table gives its own figure."""
     richer = dataclasses.replace(standard, bonus=dataclasses.replace(standard.bonus, aa=40, pair_2_to_10=4))
     assert rtp.bonus_figures(richer).rtp == brute_force_bonus(richer)
-    assert rtp.bonus_figures(richer).rtp - rtp.bonus_figures(standard).rtp == Fraction(6 * 1224 * 10 + 54 * 1225, 1326 * 1225)
+    assert rtp.bonus_figures(richer).rtp - rtp.bonus_figures(standard).rtp == Fraction(
+        6 * 1224 * 10 + 54 * 1225, 1326 * 1225)
 
 
 def test_r2_3_a_fold_loses_the_bonus(standard: Paytable) -> None:

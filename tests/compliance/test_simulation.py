@@ -1,5 +1,5 @@
-"""The vectorised simulator (compliance/simulate.py): the same settlement as core.rules.settle,
-cent for cent, and reproducible runs."""
+"""The vectorised rules (compliance/batch_rules.py) and the simulator (compliance/simulate.py): the
+same settlement as their scalar twins in core.rules, cent for cent, and reproducible runs."""
 
 from __future__ import annotations
 
@@ -9,13 +9,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from casino_holdem.compliance.simulate import (
-    TableSetup,
-    chunk_generator,
-    deal,
-    settle_cards,
-    simulate,
-)
+from casino_holdem.compliance.batch_rules import BOARD_COLUMNS, PLAYER_COLUMNS, pool_before, settle_rounds, walk_pool
+from casino_holdem.compliance.simulate import TableSetup, chunk_generator, deal, decide, simulate
 from casino_holdem.compliance.strategies import AlwaysPlay, Basic
 from casino_holdem.core.cards import Card, parse_cards
 from casino_holdem.core.money import POOL_QUANTUM
@@ -47,6 +42,31 @@ def cards_of(player: str, dealer: str, board: str) -> list[int]:
 
 def special_cards() -> np.ndarray:
     return np.array([cards_of(*round_) for round_ in SPECIAL_ROUNDS], np.uint8)
+
+
+def settle_cards(cards: np.ndarray, setup: TableSetup) -> dict[str, np.ndarray]:
+    """Round-by-round batch settlement of given cards (n, 9) for one bettor's stakes: decisions,
+    every bet's stake and return, the progressive award and the pool before and after each round
+    (quanta, the seed top-up included in ``pool_after``), for the cross-check against
+    ``core.rules.settle``; the simulator sums the same rounds."""
+    units = setup.units()
+    played, turn_bet, river_bet = decide(setup.strategy, cards[:, PLAYER_COLUMNS], cards[:, BOARD_COLUMNS])
+    rounds = settle_rounds(cards, played, turn_bet, river_bet, units)
+    walk = walk_pool(rounds.hits, len(cards), units)
+    index = rounds.hits.index
+    detail = {"played": played.astype(np.int64), "turn_bet": turn_bet.astype(np.int64),
+              "river_bet": river_bet.astype(np.int64)}
+    for bet in rounds.stakes:
+        detail[f"{bet}_stake"], detail[f"{bet}_return"] = rounds.stakes[bet], rounds.returns[bet]
+    detail["progressive_stake"] = np.full(len(cards), units.progressive, np.int64)
+    detail["progressive_return"] = np.zeros(len(cards), np.int64)
+    detail["progressive_return"][index] = walk.award_per_hit
+    detail["pool_before"] = pool_before(np.arange(len(cards)), rounds.hits, walk, units)
+    detail["pool_after"] = detail["pool_before"] + units.contribution
+    detail["pool_after"][index] = walk.after
+    detail["top_up"] = np.zeros(len(cards), np.int64)
+    detail["top_up"][index] = walk.top_up
+    return detail
 
 
 def check_against_core(setup: TableSetup, cards: np.ndarray) -> int:

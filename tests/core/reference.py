@@ -10,7 +10,6 @@ from collections.abc import Sequence
 
 from casino_holdem.core.cards import Card
 
-
 RefKey = tuple[int, tuple[int, ...]]
 
 

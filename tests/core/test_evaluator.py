@@ -9,7 +9,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference import ref_best_five, ref_key, ref_key5
 
+from casino_holdem.compliance.simulate import deal
 from casino_holdem.core.cards import FULL_DECK, Card, InvalidCard, parse_cards
 from casino_holdem.core.evaluator import (
     Category,
@@ -20,8 +22,7 @@ from casino_holdem.core.evaluator import (
     evaluate_batch,
     strength_of,
 )
-from casino_holdem.compliance.simulate import deal
-from reference import ref_best_five, ref_key, ref_key5
+
 
 def sign(value: int) -> int:
     return (value > 0) - (value < 0)

@@ -10,10 +10,10 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from reference import ref_key
 
 from casino_holdem.core.cards import FULL_DECK, Card
 from casino_holdem.core.scenario import play, settlement_json
-from reference import ref_key
 
 F = Fraction
 # R6 table, typed in again from the rule book: currency -> (multiplier, smallest unit)
@@ -114,7 +114,8 @@ def independent(round_: dict[str, Any]) -> dict[str, Any]:
 
 
 TEMPLATES = [  # rare hands (R5): P1 on each street, P2, P3, AA vs AA
-    (["As", "Ks"], ["Qs", "Js", "Ts"]), (["Ah", "Kh"], ["Qh", "Jh", "2c", "Th"]), (["Ad", "2c"], ["Kd", "Qd", "Jd", "3s", "Td"]),
+    (["As", "Ks"], ["Qs", "Js", "Ts"]), (["Ah", "Kh"], ["Qh", "Jh", "2c", "Th"]),
+    (["Ad", "2c"], ["Kd", "Qd", "Jd", "3s", "Td"]),
     ([], ["Ac", "Kc", "Qc", "Jc", "Tc"]), (["9h", "8h"], ["7h", "6h", "5h"]), (["9c", "9d"], ["9h", "9s"]),
     ([], ["8c", "8d", "8h", "8s"]), (["As"], ["9s", "Ts", "Js", "Qs", "Ks"]), (["Th"], ["5h", "6h", "7h", "8h", "9h"]),
     ([], ["5d", "6d", "7d", "8d", "9d"]),
@@ -144,8 +145,9 @@ def random_round(rng: random.Random) -> dict[str, Any]:
         decisions = {"preflop": preflop}
         if preflop == "flop":
             decisions |= {"flop": rng.choice(["bet", "check"]), "turn": rng.choice(["bet", "check"])}
-        bettor = {"id": f"b{i}", "currency": currency, "ante": str(Decimal(m * unit.numerator * rng.randint(1, 5000)) / unit.denominator),
-                  "decisions": decisions, "progressive": rng.random() < 0.7}
+        ante = Decimal(m * unit.numerator * rng.randint(1, 5000)) / unit.denominator
+        bettor = {"id": f"b{i}", "currency": currency, "ante": str(ante), "decisions": decisions,
+                  "progressive": rng.random() < 0.7}
         if rng.random() < 0.6:
             bettor["bonus"] = str(Decimal(m * rng.randint(1, 100)))
         bettors.append(bettor)

@@ -7,7 +7,12 @@ from decimal import Decimal
 import pytest
 
 from casino_holdem.core.money import (
-    InvalidAmount, format_amount, format_pool, is_multiple_of, parse_amount, round_down,
+    InvalidAmount,
+    format_amount,
+    format_pool,
+    is_multiple_of,
+    parse_amount,
+    round_down,
 )
 
 
@@ -37,11 +42,15 @@ def test_amounts_parse_from_strings_and_integers() -> None:
     assert parse_amount(" 10.50 ", field="x") == Decimal("10.50") and parse_amount(7, field="x") == 7
 
 
-@pytest.mark.parametrize("amount, text", [("20.00", "20"), ("100", "100"), ("1E+3", "1000"), ("-0", "0"), ("0.001", "0.001")])
+@pytest.mark.parametrize("amount, text", [
+    ("20.00", "20"), ("100", "100"), ("1E+3", "1000"), ("-0", "0"), ("0.001", "0.001"),
+])
 def test_currency_amounts_print_shortest_exact(amount: str, text: str) -> None:
     assert format_amount(Decimal(amount)) == text
 
 
-@pytest.mark.parametrize("amount, text", [("1.9", "1.90"), ("30000", "30000.00"), ("9410.47470", "9410.4747"), ("0", "0.00")])
+@pytest.mark.parametrize("amount, text", [
+    ("1.9", "1.90"), ("30000", "30000.00"), ("9410.47470", "9410.4747"), ("0", "0.00"),
+])
 def test_pool_amounts_print_two_to_five_places(amount: str, text: str) -> None:
     assert format_pool(Decimal(amount)) == text

@@ -1,4 +1,4 @@
-"""PAYTABLES.md: loading, validation (every problem names its key), identity by SHA-256."""
+"""PAYTABLES.md: parsing a paytable's bytes, validation (every problem names its key), identity by SHA-256."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from casino_holdem import paytables
+from casino_holdem.core.errors import InvalidPaytable
 from casino_holdem.core.evaluator import Category
-from casino_holdem.core.paytable import InvalidPaytable, load_paytable, parse_paytable
+from casino_holdem.core.paytable import parse_paytable
 
 STANDARD = Path("paytables/standard-v1.toml")
 
@@ -24,10 +24,12 @@ def test_standard_paytable_holds_the_rule_book_values(standard) -> None:
     )] == [1000, 30, 25, 20, 15, 10, 5, 3]  # R4
     progressive = standard.progressive  # R5
     assert progressive.contribution == Decimal("0.95") and progressive.seed == 0
-    assert [progressive.p1_share(s) for s in ("flop", "turn", "river")] == [Decimal("0.90"), Decimal("0.25"), Decimal("0.05")]
+    assert [progressive.p1_share(s) for s in ("flop", "turn", "river")] == [
+        Decimal("0.90"), Decimal("0.25"), Decimal("0.05")]
     assert progressive.p2_prize(Category.STRAIGHT_FLUSH) == 600 and progressive.p2_prize(Category.FOUR_OF_A_KIND) == 120
     assert progressive.p2_prize(Category.ROYAL_FLUSH) is None  # R5 [reading]: a royal is P1's
-    assert [progressive.p3_prize(c) for c in (Category.ROYAL_FLUSH, Category.STRAIGHT_FLUSH, Category.FOUR_OF_A_KIND)] == [4000, 600, 120]
+    assert [progressive.p3_prize(c) for c in (Category.ROYAL_FLUSH, Category.STRAIGHT_FLUSH,
+                                               Category.FOUR_OF_A_KIND)] == [4000, 600, 120]
 
 
 @pytest.mark.parametrize("code, multiplier, unit", [
@@ -57,12 +59,17 @@ def _mutated(old: str, new: str) -> bytes:
     ("aa = 30", "aa = -30", "bonus.aa: -30 is below the minimum 0"),
     ('contribution = "0.95"', "contribution = 0.95", "progressive.contribution: 0.95 is not a decimal string"),
     ('contribution = "0.95"', 'contribution = "1.5"', "progressive.contribution: 1.5 is out of range (0..1)"),
-    ('royal_flush_turn = "0.25"', 'royal_flush_turn = "a quarter"', "progressive.p1.royal_flush_turn: 'a quarter' is not a decimal number"),
-    ("straight_flush = 600\nfour", "straight_flush = -600\nfour", "progressive.p2.straight_flush: -600 is out of range"),
-    ('ante_qualifier = "straight"', 'ante_qualifier = "pair"', 'main.ante_qualifier: \'pair\' must be "straight" or "flush"'),
+    ('royal_flush_turn = "0.25"', 'royal_flush_turn = "a quarter"',
+     "progressive.p1.royal_flush_turn: 'a quarter' is not a decimal number"),
+    ("straight_flush = 600\nfour", "straight_flush = -600\nfour",
+     "progressive.p2.straight_flush: -600 is out of range"),
+    ('ante_qualifier = "straight"', 'ante_qualifier = "pair"',
+     'main.ante_qualifier: \'pair\' must be "straight" or "flush"'),
     ("INR = {", "XYZ = {", "currencies.XYZ: unknown currency"),
-    ('JPY = { multiplier = 100, unit = "1" }', 'JPY = { multiplier = 100, unit = "0.05" }', "currencies.JPY.unit: 0.05 is not a power of ten"),
-    ('KRW = { multiplier = 1000, unit = "1" }', 'KRW = { multiplier = 3, unit = "0.01" }', "currencies.KRW: unit 0.01 / multiplier 3 needs more than 5 decimal places"),
+    ('JPY = { multiplier = 100, unit = "1" }', 'JPY = { multiplier = 100, unit = "0.05" }',
+     "currencies.JPY.unit: 0.05 is not a power of ten"),
+    ('KRW = { multiplier = 1000, unit = "1" }', 'KRW = { multiplier = 3, unit = "0.01" }',
+     "currencies.KRW: unit 0.01 / multiplier 3 needs more than 5 decimal places"),
     ("aa = 30", "aa = 30\naaa = 40", "bonus.aaa: unknown key"),
     ('version = 1', 'version = 2', "paytable.version: 2 does not match the file name standard-v1.toml"),
     ('id = "standard"', 'id = "house"', "paytable.id: 'house' does not match the file name standard-v1.toml"),
@@ -87,23 +94,3 @@ def test_not_toml_is_one_clear_problem() -> None:
     with pytest.raises(InvalidPaytable, match="not a valid TOML file"):
         parse_paytable(b"[paytable\nid=", source="broken.toml")
 
-
-def test_resolve_by_id_version_and_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert paytables.resolve("standard").ref == paytables.resolve("standard@1").ref == "standard@1"
-    assert paytables.resolve(str(STANDARD)).sha256 == paytables.resolve(None).sha256
-    (tmp_path / "standard-v1.toml").write_bytes(STANDARD.read_bytes())
-    (tmp_path / "standard-v2.toml").write_bytes(STANDARD.read_bytes().replace(b"version = 1", b"version = 2"))
-    monkeypatch.setenv("CASINO_PAYTABLES_DIR", str(tmp_path))
-    assert paytables.resolve("standard").version == 2  # the newest version when none is given
-    with pytest.raises(InvalidPaytable, match="no paytable 'house'"):
-        paytables.resolve("house")
-
-
-def test_a_used_version_that_was_edited_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    recorded = load_paytable(STANDARD).sha256
-    (tmp_path / "standard-v1.toml").write_bytes(STANDARD.read_bytes() + b"\n# edited\n")
-    monkeypatch.setenv("CASINO_PAYTABLES_DIR", str(tmp_path))
-    with pytest.raises(InvalidPaytable, match="a used paytable version was edited"):
-        paytables.by_version("standard", 1, recorded)
-    with pytest.raises(InvalidPaytable, match="no paytable file standard-v9.toml"):
-        paytables.by_version("standard", 9)

@@ -8,13 +8,20 @@ from decimal import Decimal
 
 import pytest
 
-from casino_holdem.core.rules import Result, Stage, VoidReason
 from casino_holdem.core.round import (
-    Action, AutoReason, InvalidBet, Limits, Phase, Round, RuleViolation, Timers,
+    Action,
+    AutoReason,
+    InvalidBet,
+    Limits,
+    Phase,
+    Round,
+    RuleViolation,
+    Timers,
 )
+from casino_holdem.core.rules import Result, Stage, VoidReason
 from casino_holdem.core.shuffle import seeded_shuffle
 
-T0 = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.timezone.utc)
+T0 = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.UTC)
 SECOND = dt.timedelta(seconds=1)
 TIMERS = Timers(betting=15 * SECOND, decision=10 * SECOND)
 D = Decimal
@@ -85,7 +92,8 @@ def test_r2_1_one_set_of_bets_per_bettor_a_cap_and_a_deadline(round_: Round) -> 
     with pytest.raises(RuleViolation, match="table is full"):
         round_.place_bets("d", "USD", D(10), now=T0)
     with pytest.raises(RuleViolation, match="R2.1: betting is closed"):
-        Round.open(round_.paytable, round_.deck, Limits(), TIMERS, T0).place_bets("e", "USD", D(1), now=T0 + 15 * SECOND)
+        fresh = Round.open(round_.paytable, round_.deck, Limits(), TIMERS, T0)
+        fresh.place_bets("e", "USD", D(1), now=T0 + 15 * SECOND)
 
 
 def test_r6_progressive_stake_is_the_currency_multiplier(round_: Round) -> None:
@@ -213,3 +221,54 @@ def test_r9_void_stage_defaults_to_the_step_under_way(round_: Round, steps: int,
         round_.advance(T0 + 16 * SECOND)
     settlement = round_.void(VoidReason.OPERATOR, D(7))
     assert settlement.void.stage is stage and round_.phase is Phase.VOID and settlement.pool.after == 7
+
+
+# --- verify / can / do: bets and decisions answer the same way (R2.1, R2.3-R2.5, R8) ---------------
+
+def test_r2_1_a_bet_is_verified_before_it_is_placed(round_: Round) -> None:
+    assert round_.can_bet("a", "USD", D(10), D(5), now=T0)
+    assert not round_.can_bet("a", "USD", D(501), now=T0) and not round_.can_bet("a", "XYZ", D(10), now=T0)
+    with pytest.raises(InvalidBet, match=r"^R2\.1: ante 501: above the table maximum 500 USD$") as caught:
+        round_.verify_bet("a", "USD", D(501), now=T0)
+    assert (caught.value.field, caught.value.rule) == ("ante", "R2.1")
+    assert not round_.bettors  # verifying changes nothing
+    round_.place_bets("a", "USD", D(10), now=T0)
+    assert not round_.can_bet("a", "USD", D(10), now=T0)
+    assert not round_.can_bet("b", "USD", D(10), now=T0 + 15 * SECOND)  # the betting window closed
+
+
+def test_r8_a_decision_after_its_window_closed_is_refused_the_house_decides(round_: Round) -> None:
+    dealt(round_, "a")  # the pre-flop window closes at T0 + 25 s
+    assert round_.can_decide("a", Action.FLOP, now=T0 + 24 * SECOND)
+    assert not round_.can_decide("a", Action.FLOP, now=T0 + 25 * SECOND)
+    assert round_.allowed_actions("a", T0 + 25 * SECOND) == () and round_.allowed_actions("a") == (Action.FOLD,
+                                                                                                   Action.FLOP)
+    with pytest.raises(RuleViolation, match=r"^R8: the decision window has closed; the house decides") as caught:
+        round_.act("a", Action.FLOP, now=T0 + 25 * SECOND)
+    assert (caught.value.rule, caught.value.field) == ("R8", "action") and not round_.bettors["a"].decisions
+    automatic = round_.advance(T0 + 25 * SECOND)
+    assert [(d.action, d.automatic) for d in automatic] == [(Action.FOLD, AutoReason.TIMEOUT)]
+
+
+def test_r2_the_other_refusals_come_before_the_window(round_: Round) -> None:
+    dealt(round_, "a")
+    with pytest.raises(RuleViolation, match=r"^R2\.3: check is not allowed now"):
+        round_.verify_decision("a", Action.CHECK, now=T0 + 60 * SECOND)
+
+
+def test_every_core_error_is_a_value_error_naming_field_and_rule(round_: Round) -> None:
+    from casino_holdem.core.errors import CoreError
+
+    with pytest.raises(CoreError) as caught:
+        round_.place_bets("a", "USD", D("0.001"), now=T0)
+    assert isinstance(caught.value, ValueError)
+    assert (caught.value.field, caught.value.rule) == ("ante", "R6")
+
+
+def test_r1_r2_the_phase_table_deals_every_card_once_in_dealing_order() -> None:
+    from casino_holdem.core.phases import DEALING_ORDER, PHASES, PLAY_ORDER
+
+    dealt = [step for rules in PLAY_ORDER for step in rules.deals_on_entry]
+    assert dealt == list(DEALING_ORDER) and [step.position for step in dealt] == list(range(12))
+    assert [PHASES[p].automatic for p in (Phase.PRE_FLOP, Phase.FLOP, Phase.TURN)] == [
+        Action.FOLD, Action.CHECK, Action.CHECK]  # R8: fold before the flop is dealt, check after

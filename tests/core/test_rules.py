@@ -12,8 +12,21 @@ from casino_holdem.core.cards import Card, parse_cards
 from casino_holdem.core.evaluator import Category, evaluate
 from casino_holdem.core.money import POOL_QUANTUM, is_multiple_of
 from casino_holdem.core.rules import (
-    ALL_BETS, DealtCards, Outcome, Result, Stage, Stake, Void, VoidReason, bonus_line, main_result,
-    progressive_hits, royal_street, settle, settle_void, share_prize,
+    ALL_BETS,
+    DealtCards,
+    Outcome,
+    Result,
+    Stage,
+    Stake,
+    Void,
+    VoidReason,
+    bonus_line,
+    main_result,
+    progressive_hits,
+    royal_street,
+    settle,
+    settle_void,
+    share_prize,
 )
 
 
@@ -23,7 +36,8 @@ def deal(player: str, dealer: str, board: str) -> DealtCards:
 
 @pytest.mark.parametrize("player, dealer, line", [
     ("Ac Ad", "Ah As", "aa_vs_dealer_aa"), ("Ac Ad", "Ah Ks", "aa"), ("Ac Ad", "", "aa"),
-    ("Ah Kh", "", "ak_suited"), ("Kh Ah", "", "ak_suited"), ("As Qs", "", "aq_aj_suited"), ("Jd Ad", "", "aq_aj_suited"),
+    ("Ah Kh", "", "ak_suited"), ("Kh Ah", "", "ak_suited"),
+    ("As Qs", "", "aq_aj_suited"), ("Jd Ad", "", "aq_aj_suited"),
     ("Ac Kd", "", "ak_offsuit"), ("Kc Kd", "", "kk_qq_jj"), ("Qc Qd", "", "kk_qq_jj"), ("Jc Jd", "", "kk_qq_jj"),
     ("Ac Qd", "", "aq_aj_offsuit"), ("Ah Jd", "", "aq_aj_offsuit"), ("Tc Td", "", "pair_2_to_10"),
     ("2c 2d", "", "pair_2_to_10"), ("Ac Td", "", None), ("Kc Qc", "", None), ("Ac 2c", "", None), ("7c 2d", "", None),
@@ -58,7 +72,8 @@ def test_r5_which_tables_qualify(player: str, board: str, p1, p2, p3) -> None:
 def test_r3_main_result_by_strength() -> None:
     board = "2c 4d 6h 8s Ac"
     ak, aq = evaluate(parse_cards(f"Ah Kd {board}".split())), evaluate(parse_cards(f"As Qc {board}".split()))
-    assert (main_result(ak, aq), main_result(aq, ak), main_result(ak, ak)) == (Result.PLAYER_WINS, Result.DEALER_WINS, Result.TIE)
+    assert (main_result(ak, aq), main_result(aq, ak), main_result(ak, ak)) == (
+        Result.PLAYER_WINS, Result.DEALER_WINS, Result.TIE)
 
 
 def test_r6_share_rounds_each_payout_down_and_charges_the_pool_what_was_paid(standard) -> None:
@@ -124,7 +139,7 @@ def test_property_money_is_conserved_and_never_negative(data: st.DataObject, sta
     assert money.after >= 0 and money.paid >= 0 and is_multiple_of(money.after, POOL_QUANTUM)
     assert money.contributions == Decimal("0.95") * sum(1 for s in bettors if s.progressive)
     assert sum((a.base_amount for b in settlement.bettors for a in b.awards), Decimal(0)) == money.paid
-    for stake, result in zip(bettors, settlement.bettors):
+    for stake, result in zip(bettors, settlement.bettors, strict=True):
         unit = standard.currency(stake.currency).unit
         assert result.staked == stake.staked
         for name in ALL_BETS:
@@ -149,7 +164,7 @@ def test_property_a_void_round_returns_every_stake_that_does_not_stand(data: st.
     assert settlement.result is Result.VOID
     assert (settlement.pool.after, settlement.pool.paid, settlement.pool.contributions) == (pool, 0, 0)
     bonus_stands = reason is VoidReason.SHUFFLER_JAM
-    for stake, result in zip(bettors, settlement.bettors):
+    for stake, result in zip(bettors, settlement.bettors, strict=True):
         assert result.bets["progressive"].returned == stake.progressive
         for name in ("flop", "turn", "river"):
             assert result.bets[name].returned == stake.amount(name)

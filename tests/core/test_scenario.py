@@ -12,14 +12,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from casino_holdem import paytables
+from casino_holdem import paytable_files
 from casino_holdem.core.scenario import ScenarioError, compare, play, settlement_json
 
 GOLDEN = sorted(Path(__file__).resolve().parents[1].joinpath("scenarios").glob("*.json"))
 
 
 def settle_data(data: dict[str, Any]) -> dict[str, Any]:
-    return settlement_json(play(data, paytables.resolve(data.get("paytable"))))
+    return settlement_json(play(data, paytable_files.resolve))
 
 
 @pytest.mark.parametrize("path", GOLDEN, ids=[p.stem for p in GOLDEN])
@@ -103,12 +103,14 @@ BAD_INPUTS = [
     ("cards.board", ["4d", "5d", "6d", "7h"], r"^cards\.board: 4 cards, the round needs 5"),
     ("cards.player", ["As"], r"^cards\.player: 1 cards, the round needs 2"),
     ("bettors.0.currency", "XYZ", r"^bettors\[0\]\.currency: R6: unknown currency 'XYZ'"),
-    ("bettors.0.ante", "0.001", r"^bettors\[0\]\.ante: R6: ante 0.001: not a whole number of the smallest USD unit 0.01"),
+    ("bettors.0.ante", "0.001",
+     r"^bettors\[0\]\.ante: R6: ante 0.001: not a whole number of the smallest USD unit 0.01"),
     ("bettors.0.ante", 10.5, r"^bettors\[0\]\.ante: 10.5 is not a decimal string"),
     ("bettors.0.ante", DELETE, r"^bettors\[0\]\.ante: missing"),
     ("bettors.0.ante", "0", r"^bettors\[0\]\.ante: 0 must be positive"),
     ("bettors.0.bonus", "-5", r"^bettors\[0\]\.bonus: -5 must be positive"),
-    ("bettors.0.decisions.preflop", "bet", r"^bettors\[0\]\.decisions\.preflop: 'bet' must be one of fold, flop, timeout, disconnect"),
+    ("bettors.0.decisions.preflop", "bet",
+     r"^bettors\[0\]\.decisions\.preflop: 'bet' must be one of fold, flop, timeout, disconnect"),
     ("bettors.0.decisions.preflop", {"x": 1}, r"^bettors\[0\]\.decisions\.preflop: \{'x': 1\} must be one of"),
     ("bettors.0.decisions.flop", "fold", r"^bettors\[0\]\.decisions\.flop: 'fold' must be one of bet, check"),
     ("bettors.0.decisions.river", "bet", r"^bettors\[0\]\.decisions\.river: unknown street"),
@@ -138,21 +140,19 @@ BAD_INPUTS = [
 def test_bad_input_names_the_field(path: str, value: Any, message: str) -> None:
     data = mutate(path, value)
     with pytest.raises(ScenarioError, match=message):
-        from casino_holdem.core.scenario import paytable_reference
-
-        play(data, paytables.resolve(paytable_reference(data)))
+        play(data, paytable_files.resolve)
 
 
 def test_progressive_without_ante_is_refused() -> None:
     with pytest.raises(ScenarioError, match=r"bettors\[0\]\.ante: missing \(R2\.1"):
-        play(mutate("bettors.0.ante", DELETE), paytables.resolve())
+        play(mutate("bettors.0.ante", DELETE), paytable_files.resolve())
 
 
 def test_decisions_after_the_void_stage_are_refused() -> None:
     data = mutate("void", {"reason": "operator", "stage": "flop"})
     data["cards"]["board"] = []
     with pytest.raises(ScenarioError, match=r"bettors\[0\]\.decisions\.flop: not due before the void at stage flop"):
-        play(data, paytables.resolve())
+        play(data, paytable_files.resolve())
 
 
 def test_compare_matches_lists_by_id_and_decimals_by_value() -> None:

@@ -10,7 +10,7 @@ from decimal import Decimal
 import pytest
 
 from casino_holdem.core.cards import FULL_DECK, Card, parse_cards
-from casino_holdem.core.round import BOARD_POSITIONS, DEALER_POSITIONS, PLAYER_POSITIONS
+from casino_holdem.core.phases import BOARD_POSITIONS, DEALER_POSITIONS, PLAYER_POSITIONS
 from casino_holdem.services import dealer_steps, jackpot, tables, verify, wallet
 
 T0 = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.UTC)

@@ -6,20 +6,18 @@ from __future__ import annotations
 
 import pytest
 
-from casino_holdem.core.cards import InvalidCard
-from casino_holdem.core.money import InvalidAmount
-from casino_holdem.core.paytable import InvalidPaytable
-from casino_holdem.core.round import Action, InvalidBet, RuleViolation
+from casino_holdem.core.errors import InvalidAmount, InvalidBet, InvalidCard, InvalidPaytable, RuleViolation
+from casino_holdem.core.round import Action
 from casino_holdem.services.errors import BadRequest, Conflict, Unprocessable, core_refusals, one_of
 
 REFUSALS = [
-    (RuleViolation("R2.1: betting is closed for this round"), "table",
+    (RuleViolation("R2.1", "betting is closed for this round"), "table",
      Conflict, "R2.1: betting is closed for this round", "table"),
-    (InvalidBet("R2.1: bonus 0.5: below the table minimum 1 USD", "bonus"), "table",
+    (InvalidBet("R2.1", "bonus 0.5: below the table minimum 1 USD", "bonus"), "table",
      Unprocessable, "R2.1: bonus 0.5: below the table minimum 1 USD", "bonus"),
     (InvalidPaytable(["no paytable 'house' in paytables"], "house"), "paytable",
      Unprocessable, "paytable: house: no paytable 'house' in paytables", "paytable"),
-    (InvalidAmount("ante: 'ten' is not a decimal number"), "ante",
+    (InvalidAmount("ante", "'ten' is not a decimal number"), "ante",
      BadRequest, "ante: 'ten' is not a decimal number", "ante"),
     (InvalidCard("'Zz': not a card (rank 2-9 T J Q K A or 10, suit c d h s)"), "cards",
      BadRequest, "'Zz': not a card (rank 2-9 T J Q K A or 10, suit c d h s)", "cards"),

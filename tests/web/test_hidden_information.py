@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy import select
 from webkit import Casino, Client
 
-from casino_holdem.core.round import BOARD_POSITIONS, PLAYER_POSITIONS
+from casino_holdem.core.phases import BOARD_POSITIONS, PLAYER_POSITIONS
 from casino_holdem.extensions import db
 from casino_holdem.models import GameRound
 
