@@ -66,7 +66,7 @@ def postgres_url() -> Iterator[str]:
     import psycopg
     from sqlalchemy.engine import make_url
 
-    from casino_holdem import database_url
+    from casino_holdem.settings import database_url
 
     server = make_url(database_url(POSTGRES_URL or ""))
     name = f"casino_test_{uuid.uuid4().hex[:12]}"

@@ -10,7 +10,7 @@ import datetime as dt
 from typing import Any
 
 from ..extensions import db
-from ..jsonable import jsonable
+from ..serialize import jsonable
 from ..models import AuditEntry
 from .unit import clock
 
