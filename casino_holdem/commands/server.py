@@ -35,6 +35,10 @@ def _stop_on_signals(stop: threading.Event) -> None:
         signal.signal(number, lambda *_: stop.set())
 
 
+def _interrupt(*_: object) -> None:
+    raise KeyboardInterrupt
+
+
 def _bots(enabled: bool) -> Any:
     from ..services.dealer import Bots
 
@@ -86,6 +90,7 @@ def serve(host: str, port: int, demo: bool, bots: bool | None) -> None:
     thread = threading.Thread(target=dealer_loop.run, name="dealer", daemon=True,
                               kwargs={"app": app, "stop": stop, "bots": _bots(demo if bots is None else bots)})
     thread.start()
+    signal.signal(signal.SIGTERM, _interrupt)  # a service manager's stop is Ctrl-C: the dealer stops between steps
     click.echo(f"serving on http://{host}:{port}/ (dealer running)")
     try:
         app.run(host=host, port=port, threaded=True, use_reloader=False)

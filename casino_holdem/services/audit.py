@@ -10,8 +10,8 @@ import datetime as dt
 from typing import Any
 
 from ..extensions import db
-from ..serialize import jsonable
 from ..models import AuditEntry
+from ..serialize import jsonable
 from .unit import clock
 
 DEALER = "dealer"

@@ -8,7 +8,6 @@ decimal strings; a JSON number with a fraction is refused (floats are not exact)
 from __future__ import annotations
 
 import re
-
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request

@@ -6,12 +6,12 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-from servicekit import SECOND, T0, deck_with
 from sqlalchemy import select
 
 from casino_holdem.models import AuditEntry
 from casino_holdem.services import jackpot, tables, verify
 from casino_holdem.services.errors import BadRequest, Conflict, Unprocessable
+from support.casino import SECOND, T0, deck_with
 
 
 @pytest.fixture
