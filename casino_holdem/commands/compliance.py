@@ -166,9 +166,9 @@ def _exact_rtp(table: Paytable, setup: TableSetup, enumeration: Any) -> tuple[di
         exact = {"bonus": bonus_figures(table, combos).rtp}
         if not setup.strategy.postflop_bets:
             main = main_exact(table, enumeration, setup.strategy)
-            exact["main"] = main.rtp  # type: ignore[assignment]
+            exact["main"] = Fraction(main.rtp)  # enumerated: a Fraction already
             for bet, (staked, returned) in main.by_bet.items():
-                exact[bet] = returned / staked  # type: ignore[operator]
+                exact[bet] = Fraction(returned) / Fraction(staked)
         return exact, Fraction(int((~combos).sum()), len(combos))
     except NotSuitBlind:
         return {}, None
