@@ -16,7 +16,7 @@ from ..core.cards import Card, InvalidCard, format_cards, parse_cards
 from ..core.evaluator import evaluate
 from ..core.paytable import InvalidPaytable, Paytable, load_paytable
 from ..core.scenario import ScenarioError, compare, paytable_reference, play, settlement_json
-from .terminal import BAD_INPUT, fail, refused, write_json
+from .terminal import fail, refused, write_json
 
 # --- scenario ---------------------------------------------------------------------------------
 
@@ -69,16 +69,16 @@ def scenario_settle(file: str, paytable_path: str | None) -> None:
 def scenario_check(files: tuple[str, ...], paytable_path: str | None) -> None:
     """Settle each FILE and compare with its "expected" object: PASS/FAIL per file.
 
-    Exit 0 when all pass, 1 when any fails, 2 when any file is bad input."""
-    failed = bad = False
+    Exit 0 when all pass, 1 when any fails, 2 when any file is bad input (each named on stderr)."""
+    failed = False
+    bad: list[str] = []
     for file in files:
         try:
             data, output = _settle_file(file, paytable_path)
             if not isinstance(data, dict) or not isinstance(data.get("expected"), dict):
                 raise ScenarioError(f"{file}: expected: missing (an object in the output format)")
         except ScenarioError as error:
-            click.echo(f"{file}: {error}", err=True)
-            bad = True
+            bad.append(f"{file}: {error}")
             continue
         name = data.get("name") or Path(file).stem
         problems = compare(data["expected"], output)
@@ -88,7 +88,9 @@ def scenario_check(files: tuple[str, ...], paytable_path: str | None) -> None:
             click.echo(f"FAIL {name}: {problems[0]}{more}")
         else:
             click.echo(f"PASS {name}")
-    sys.exit(BAD_INPUT if bad else 1 if failed else 0)
+    if bad:
+        fail(*bad)
+    sys.exit(1 if failed else 0)
 
 
 # --- hand -------------------------------------------------------------------------------------
