@@ -23,8 +23,7 @@ import numpy as np
 from casino_holdem import paytable_files
 from casino_holdem.compliance.exact import canonical_boards, load_enumeration
 from casino_holdem.compliance.rtp import compute
-from casino_holdem.compliance.simulate import TableSetup, simulate
-from casino_holdem.compliance.simulate import deal
+from casino_holdem.compliance.simulate import TableSetup, deal, simulate
 from casino_holdem.compliance.strategies import built_in
 from casino_holdem.core.cards import FULL_DECK
 from casino_holdem.core.rules import DealtCards, Stake, settle
@@ -52,8 +51,9 @@ def scalar_peers(paytable: object) -> tuple[float, float | None]:
     hands = [([deck[i] for i in row[:2] + row[4:]], [deck[i] for i in row[2:]]) for row in rounds]
     evaluate = eval7.evaluate
     started = time.perf_counter()
+    player_wins = 0
     for player, dealer in hands:
-        evaluate(player) > evaluate(dealer)
+        player_wins += evaluate(player) > evaluate(dealer)
     return core_rate, PEER_ROUNDS / (time.perf_counter() - started)
 
 

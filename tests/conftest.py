@@ -1,15 +1,20 @@
-"""Shared fixtures. The project root is the working directory of every test, so scenario files
-can name paytables by path exactly as a compliance lab would from a checkout."""
+"""Shared fixtures (their helpers live in tests/support). The project root is the working directory
+of every test, so scenario files can name paytables by path exactly as a compliance lab would from
+a checkout."""
 
 from __future__ import annotations
 
-import os
 import shutil
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
+import freezegun
 import pytest
+
+from support.app import DATABASES, empty_all_tables, make_app, migrate, release, session_postgres_database
+
+# pytest's own timings read the real clock even inside a frozen test, so --durations tells the truth
+freezegun.configure(extend_ignore_list=["_pytest.timing"])
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -32,27 +37,6 @@ def standard():
 # from empty tables; each SQLite test gets its own copy of a migrated file.
 
 
-POSTGRES_URL = os.environ.get("CASINO_TEST_DATABASE_URL")
-DATABASES = ["sqlite", pytest.param("postgres", marks=[
-    pytest.mark.postgres, pytest.mark.skipif(not POSTGRES_URL, reason="CASINO_TEST_DATABASE_URL is not set")])]
-
-
-def make_app(url: str):
-    from casino_holdem import create_app
-
-    return create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "test", "TESTING": True,
-                       "CASINO_BETTING_SECONDS": 10, "CASINO_DECISION_SECONDS": 10})
-
-
-def migrate(app) -> None:
-    from flask_migrate import upgrade
-
-    with app.app_context():
-        upgrade(directory=app.extensions["migrate"].directory)
-        from casino_holdem.extensions import db as database
-        database.engine.dispose()
-
-
 @pytest.fixture(scope="session")
 def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("schema") / "template.sqlite3"
@@ -63,21 +47,7 @@ def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def postgres_url() -> Iterator[str]:
     """A fresh PostgreSQL database for this test session, migrated once, dropped at the end."""
-    import psycopg
-    from sqlalchemy.engine import make_url
-
-    from casino_holdem import database_url
-
-    server = make_url(database_url(POSTGRES_URL or ""))
-    name = f"casino_test_{uuid.uuid4().hex[:12]}"
-    plain = server.set(drivername="postgresql").render_as_string(hide_password=False)
-    with psycopg.connect(plain, autocommit=True) as connection:
-        connection.execute(f'CREATE DATABASE "{name}"')
-    url = server.set(database=name).render_as_string(hide_password=False)
-    migrate(make_app(url))
-    yield url
-    with psycopg.connect(plain, autocommit=True) as connection:
-        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    yield from session_postgres_database()
 
 
 @pytest.fixture(params=DATABASES)
@@ -89,17 +59,9 @@ def app(request: pytest.FixtureRequest, tmp_path: Path):
         application = make_app(f"sqlite:///{path}")
     else:
         application = make_app(request.getfixturevalue("postgres_url"))
-        from casino_holdem.extensions import db as database
-        with application.app_context():
-            names = ", ".join(f'"{t.name}"' for t in database.metadata.sorted_tables)
-            with database.engine.begin() as connection:
-                connection.exec_driver_sql(f"TRUNCATE {names} RESTART IDENTITY CASCADE")
+        empty_all_tables(application)
     yield application
-    from casino_holdem.extensions import db as database
-    with application.app_context():
-        database.session.remove()
-        for engine in database.engines.values():
-            engine.dispose()
+    release(application)
 
 
 @pytest.fixture

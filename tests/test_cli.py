@@ -115,7 +115,8 @@ def test_paytable_validate_and_show() -> None:
     done = run("paytable", "validate", "paytables/standard-v1.toml")
     assert done.returncode == 0 and done.stdout.startswith("valid: standard version 1")
     shown = json.loads(run("paytable", "show", "paytables/standard-v1.toml", "--json").stdout)
-    assert shown["bonus"]["aa_vs_dealer_aa"] == 1000 and shown["currencies"]["KRW"] == {"multiplier": "1000", "unit": "1"}
+    assert shown["bonus"]["aa_vs_dealer_aa"] == 1000
+    assert shown["currencies"]["KRW"] == {"multiplier": "1000", "unit": "1"}
     assert shown["progressive"]["p1"]["royal_flush_flop"] == "0.90"
 
 
@@ -125,4 +126,5 @@ def test_paytable_validate_lists_every_problem_with_its_key(tmp_path: Path) -> N
                      .replace('contribution = "0.95"', "contribution = 0.95"))
     done = run("paytable", "validate", str(table))
     assert done.returncode == 2
-    assert [line.split(": ", 1)[1].split(":")[0] for line in done.stderr.splitlines()] == ["bonus.aa", "progressive.contribution"]
+    keys = [line.split(": ", 1)[1].split(":")[0] for line in done.stderr.splitlines()]
+    assert keys == ["bonus.aa", "progressive.contribution"]

@@ -43,6 +43,7 @@ import numpy.typing as npt
 
 from ..core import evaluator
 from ..core.evaluator import Category, categories_batch, evaluate_batch
+from ..settings import cache_dir
 from .vector import HOLE_CLASSES, combinations, hole_classes
 
 BOARDS = comb(52, 5)
@@ -217,11 +218,6 @@ def enumerate_all(*, threads: int = 2, chunk: int = 256,
     return result
 
 
-def cache_directory() -> Path:
-    """Where finished enumerations are kept: ``CASINO_CACHE_DIR`` or ``~/.cache/casino_holdem``."""
-    return Path(os.environ.get("CASINO_CACHE_DIR", Path.home() / ".cache" / "casino_holdem"))
-
-
 def _cache_key() -> str:
     """Changes whenever the evaluator or this engine changes, so a stale result is never read."""
     source = Path(evaluator.__file__).read_bytes()
@@ -238,7 +234,7 @@ def load_enumeration(*, use_cache: bool = True, threads: int = 2,
     key = _cache_key()
     if use_cache and key in _memory:
         return _memory[key]
-    path = cache_directory() / f"enumeration-{key}.npz"
+    path = cache_dir() / f"enumeration-{key}.npz"
     result = None
     if use_cache and path.exists():
         try:

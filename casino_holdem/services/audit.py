@@ -10,8 +10,8 @@ import datetime as dt
 from typing import Any
 
 from ..extensions import db
-from ..jsonable import jsonable
 from ..models import AuditEntry
+from ..serialize import jsonable
 from .transaction import clock
 
 DEALER = "dealer"

@@ -61,7 +61,8 @@ class Movement:
 
 def exchange_accounts(pool: JackpotPool, currency: str) -> list[LedgerAccount]:
     """The accounts :func:`pool_legs` touches besides the counterpart (to lock them up front)."""
-    return [pool_account(pool.id), house_account(AccountKind.EXCHANGE, BASE), house_account(AccountKind.EXCHANGE, currency)]
+    return [pool_account(pool.id), house_account(AccountKind.EXCHANGE, BASE),
+            house_account(AccountKind.EXCHANGE, currency)]
 
 
 def pool_legs(pool: JackpotPool, base_delta: Decimal, counterpart: LedgerAccount, multiplier: Decimal,

@@ -53,8 +53,9 @@ def table_timers(table: GameTable) -> Timers:
 def bettor_of(bet: Bet) -> Bettor:
     """A stored bet as the core's :class:`Bettor`, its decisions included (R8 automatic ones with
     their reason)."""
-    decisions = {d.street: Decision(d.street, Action(d.action), None if d.automatic is None else AutoReason(d.automatic),
-                                    d.decided_at) for d in bet.decisions}
+    decisions = {d.street: Decision(d.street, Action(d.action),
+                                    None if d.automatic is None else AutoReason(d.automatic), d.decided_at)
+                 for d in bet.decisions}
     return Bettor(str(bet.player_id), bet.currency, bet.ante, bet.bonus, bet.progressive, decisions, bet.connected)
 
 

@@ -192,7 +192,8 @@ def decide(player_id: int, round_id: int, action: str, *, request_id: str,
     core = load_round(round_row)
     with core_refusals("action"):  # R2.3-R2.5: allowed now; R8: inside the decision window
         core.act(str(player_id), wanted, now=moment)
-    (row,) = save_play(round_row, core, moment, actor=audit.player_actor(player_id), request_ids={player_id: request_id})
+    (row,) = save_play(round_row, core, moment, actor=audit.player_actor(player_id),
+                       request_ids={player_id: request_id})
     return _decision_receipt(bet, row)
 
 

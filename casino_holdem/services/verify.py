@@ -44,8 +44,8 @@ from ..models import (
     Posting,
 )
 from . import queries, round_postings
-from .round_rows import table_paytable
 from .errors import Conflict, core_refusals
+from .round_rows import table_paytable
 from .transaction import transactional
 
 #: R5/R9: the sign each kind of pool movement must have (+1 into the pool, 0 either way)
@@ -127,8 +127,9 @@ def replay(round_id: int) -> ReplayReport:
                             Counter([(m.kind.value, m.bet_id, m.amount) for m in end.movements] + top_up),
                             Counter((m.kind, m.bet_id, m.amount) for m in recorded_moves))
     bets = {str(bet.player_id): bet for bet in round_row.bets}
-    differences += _compare("award", Counter((bets[b.bettor_id].id, a.table, a.hand.slug, a.street, a.share_of, a.amount)
-                                             for b in result.bettors for a in b.awards),
+    differences += _compare("award",
+                            Counter((bets[b.bettor_id].id, a.table, a.hand.slug, a.street, a.share_of, a.amount)
+                                    for b in result.bettors for a in b.awards),
                             Counter((a.bet_id, a.prize_table, a.hand, a.street, a.share_of, a.amount) for a in
                                     db.session.scalars(select(AwardRecord).where(AwardRecord.round_id == round_id))))
     differences += [f"bet {bets[b.bettor_id].id}: returned {bets[b.bettor_id].returned} on record, "
@@ -149,7 +150,8 @@ def _unbalanced() -> list[str]:
 
 
 def _balances() -> list[str]:
-    sums = dict(db.session.execute(select(Posting.account_id, func.sum(Posting.amount)).group_by(Posting.account_id)).all())
+    sums = dict(db.session.execute(select(Posting.account_id, func.sum(Posting.amount))
+                                   .group_by(Posting.account_id)).all())
     problems = []
     for account in db.session.scalars(select(LedgerAccount).order_by(LedgerAccount.id)):
         derived = sums.get(account.id) or ZERO

@@ -19,7 +19,7 @@ from sqlalchemy import select
 from werkzeug.security import generate_password_hash
 
 from .. import paytable_files
-from ..core.money import ZERO, InvalidAmount, is_multiple_of, parse_amount
+from ..core.money import ZERO, is_multiple_of, parse_amount
 from ..core.paytable import CurrencySpec
 from ..core.round import FINISHED
 from ..extensions import db
@@ -35,8 +35,8 @@ from ..models import (
     Posting,
 )
 from . import audit, queries
-from .round_rows import bettor_of
 from .errors import Conflict, InsufficientFunds, Unprocessable, core_refusals
+from .round_rows import bettor_of
 from .transaction import locked, transactional
 
 #: the players.username column's length

@@ -12,14 +12,9 @@ from flask import Flask
 
 from . import api, auth, errors, events, formatting, history, lobby, security, table
 
-#: defaults of the web settings: seconds between database polls of an event stream, and its lifetime
-DEFAULTS = {"CASINO_SSE_POLL": 0.5, "CASINO_SSE_LIFETIME": 60.0}
-
 
 def init_web(app: Flask) -> None:
     """Register the web layer on ``app``: session and CSRF settings, error pages, blueprints."""
-    for key, value in DEFAULTS.items():
-        app.config.setdefault(key, value)
     security.configure(app)
     errors.register(app)
     formatting.register(app)

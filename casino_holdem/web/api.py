@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from ..jsonable import jsonable
+from ..serialize import jsonable
 from ..services import accounts, history, rounds, viewing
 from ..services.errors import BadRequest
 from ..services.wallet import PlayerView

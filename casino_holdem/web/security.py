@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import hmac
-import os
 import secrets
 from collections.abc import Callable
 from datetime import timedelta
@@ -42,10 +41,9 @@ class NotLoggedIn(Unauthorized):
 
 def configure(app: Flask) -> None:
     """Cookie settings and the CSRF check for every request."""
-    override = os.environ.get("CASINO_SECURE_COOKIES")
     secure = app.config.get("CASINO_SECURE_COOKIES")
     if secure is None:
-        secure = override not in ("0", "false", "no") if override else not (app.debug or app.testing)
+        secure = not (app.debug or app.testing)
     app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax", SESSION_COOKIE_SECURE=bool(secure),
                       PERMANENT_SESSION_LIFETIME=timedelta(hours=SESSION_HOURS))
     app.before_request(check_csrf)

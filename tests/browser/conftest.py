@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from casino_holdem import settings
+from support.server import serving
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
@@ -32,46 +31,23 @@ MISSING = ("Playwright for Python is not installed" if importlib.util.find_spec(
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    wanted = "browser" in (config.getoption("markexpr") or "") or os.environ.get("CASINO_BROWSER_TESTS") == "1"
+    wanted = "browser" in (config.getoption("markexpr") or "") or settings.value("CASINO_BROWSER_TESTS")
     reason = MISSING or (None if wanted else "browser tests run with -m browser or CASINO_BROWSER_TESTS=1")
     for item in items:
         if item.get_closest_marker("browser") and reason:
             item.add_marker(pytest.mark.skip(reason=reason))
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``casino-holdem serve --demo --no-bots`` in a subprocess; its base URL."""
     folder = tmp_path_factory.mktemp("browser")
-    port = _free_port()
     environment = {**os.environ, "CASINO_DATABASE_URL": f"sqlite:///{folder / 'casino.sqlite3'}",
                    "CASINO_SECRET_KEY": "browser-tests", "CASINO_BETTING_SECONDS": str(BETTING),
                    "CASINO_DECISION_SECONDS": str(DECISION), "CASINO_DEALER_TICK": "0.1"}
-    log = (folder / "server.log").open("w")
-    process = subprocess.Popen([sys.executable, "-m", "casino_holdem", "serve", "--demo", "--no-bots",
-                                "--port", str(port)], cwd=ROOT, env=environment, stdout=log,
-                               stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(150):
-            try:
-                urllib.request.urlopen(f"{base}/login", timeout=1).close()
-                break
-            except OSError:
-                if process.poll() is not None:
-                    pytest.fail(f"the server exited: {(folder / 'server.log').read_text()[-2000:]}")
-                time.sleep(0.1)
+    with serving([sys.executable, "-m", "casino_holdem", "serve", "--demo", "--no-bots"], cwd=ROOT,
+                 env=environment, log=folder / "server.log") as base:
         yield base
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-        log.close()
 
 
 @pytest.fixture(scope="session")

@@ -1,11 +1,12 @@
-"""Fixtures of the service tests (helpers in servicekit.py)."""
+"""Fixtures of the service tests (helpers in tests/support/casino.py)."""
 
 from __future__ import annotations
 
 import pytest
-from servicekit import Casino
+
+from support.casino import RiggedCasino
 
 
 @pytest.fixture
-def casino(db, monkeypatch: pytest.MonkeyPatch) -> Casino:
-    return Casino(monkeypatch)
+def casino(db, monkeypatch: pytest.MonkeyPatch) -> RiggedCasino:
+    return RiggedCasino(monkeypatch)

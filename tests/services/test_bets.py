@@ -6,7 +6,6 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-from servicekit import SECOND, T0
 from sqlalchemy import select
 
 from casino_holdem.models import AuditEntry
@@ -17,6 +16,7 @@ from casino_holdem.services.errors import (
     NotFound,
     Unprocessable,
 )
+from support.casino import SECOND, T0
 
 
 def test_a_retry_with_the_same_request_id_debits_once(casino) -> None:

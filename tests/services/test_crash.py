@@ -11,7 +11,6 @@ import itertools
 from collections.abc import Callable
 
 import pytest
-from servicekit import SECOND, T0, deck_with
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -28,6 +27,7 @@ from casino_holdem.models import (
     Posting,
 )
 from casino_holdem.services import dealer, dealer_steps, rounds, verify, viewing, voids
+from support.casino import SECOND, T0, deck_with
 
 
 class Crash(RuntimeError):

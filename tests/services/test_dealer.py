@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from freezegun import freeze_time
-from servicekit import T0
 from sqlalchemy import func, select, text
 
 from casino_holdem.cli import main
 from casino_holdem.extensions import db
 from casino_holdem.models import DecisionRecord, GameRound
 from casino_holdem.services import dealer, demo, verify
+from support.casino import T0
 
 
 def test_the_demo_casino_deals_by_itself(db_app_demo) -> None:
@@ -28,7 +28,8 @@ def test_the_demo_casino_deals_by_itself(db_app_demo) -> None:
             dealer.tick()
             frozen.tick(dt.timedelta(seconds=1))
     settled = db.session.scalars(select(GameRound.id).where(GameRound.phase == "settled")).all()
-    automatic = db.session.scalar(select(func.count()).select_from(DecisionRecord).where(DecisionRecord.automatic.is_not(None)))
+    automatic = db.session.scalar(select(func.count()).select_from(DecisionRecord)
+                                  .where(DecisionRecord.automatic.is_not(None)))
     db.session.rollback()
     assert len(settled) >= 9 and automatic > 0
     assert verify.audit_ledger() == []

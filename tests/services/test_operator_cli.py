@@ -39,7 +39,8 @@ def test_operator_sets_up_a_table_and_runs_its_pool(run) -> None:
     topped = run("pool", "top-up", str(pool["id"]), "1000.5", "--reason", "seed", "--key", "s1", "--operator", "cfo")
     assert run("pool", "top-up", str(pool["id"]), "1000.5", "--reason", "seed", "--key", "s1",
                "--operator", "cfo")["amount"] == topped["amount"] == "1000.5"  # R5: recorded once
-    corrected = run("pool", "correct", str(pool["id"]), "--amount", "-0.5", "--reason", "display error", "--operator", "cfo")
+    corrected = run("pool", "correct", str(pool["id"]), "--amount", "-0.5", "--reason", "display error",
+                    "--operator", "cfo")
     assert corrected["amount"] == "1000" and corrected["meters"]["KRW"] == "1000000"  # R6 meter
     assert run("pool", "list")[0]["amount"] == "1000"
     assert CliRunner().invoke(main, ["audit-ledger"]).exit_code == 0

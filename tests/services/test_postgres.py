@@ -11,13 +11,13 @@ from collections.abc import Callable
 from decimal import Decimal
 
 import pytest
-from servicekit import SECOND, T0, deck_with
 from sqlalchemy import select
 
 from casino_holdem.extensions import db
 from casino_holdem.models import AuditEntry, GameRound, LedgerTransaction
 from casino_holdem.services import dealer, dealer_steps, jackpot, rounds, verify, wallet
 from casino_holdem.services.errors import ServiceError
+from support.casino import SECOND, T0, deck_with
 
 pytestmark = pytest.mark.postgres
 

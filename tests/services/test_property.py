@@ -9,13 +9,13 @@ from decimal import Decimal
 
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from servicekit import T0, deck_with
 from sqlalchemy import select
 
 from casino_holdem.extensions import db
 from casino_holdem.models import GameRound
 from casino_holdem.services import dealer_steps, jackpot, rounds, verify, viewing, voids
 from casino_holdem.services.errors import ServiceError
+from support.casino import T0, deck_with
 
 DECKS = [None, deck_with("7c 7d", "4h Kd", "7s 7h 2s 9d Jc"), deck_with("2c 3d", "4h Kd", "As Ks Qs Js Ts"),
          deck_with("Ah Kh", "2c 7d", "Qh Jh Th 3s 4d"), deck_with("Ac Ad", "As Ah", "2c 7d 9h Jc 4s")]

@@ -7,10 +7,10 @@ from decimal import Decimal
 
 import pytest
 from freezegun import freeze_time
-from servicekit import DECISION, SECOND, T0
 
 from casino_holdem.services import dealer_steps, rounds, viewing
 from casino_holdem.services.errors import BadRequest, Conflict
+from support.casino import DECISION, SECOND, T0
 
 
 def _decisions(round_id: int) -> dict[int, dict[str, dict[str, str | None]]]:

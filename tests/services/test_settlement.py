@@ -8,11 +8,11 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from servicekit import SECOND, T0, deck_with
 from sqlalchemy import select, text
 
 from casino_holdem.models import AwardRecord, MovementKind, PoolMovement
 from casino_holdem.services import jackpot, rounds, verify, viewing
+from support.casino import SECOND, T0, deck_with
 
 ROOT = Path(__file__).resolve().parents[2]
 

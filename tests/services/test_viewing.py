@@ -4,12 +4,11 @@ share of a prize, and only the house sees every bettor."""
 
 from __future__ import annotations
 
-from servicekit import SECOND, T0, deck_with
-
 from casino_holdem.extensions import db
 from casino_holdem.models import GameRound
 from casino_holdem.services import rounds, viewing
 from casino_holdem.services.viewing import RoundSight
+from support.casino import SECOND, T0, deck_with
 
 
 def _round_with_a_shared_p3_prize(casino) -> tuple[int, int, int]:
@@ -52,4 +51,5 @@ def test_r1_only_the_house_sees_every_bettor_and_the_dealer_stays_hidden_in_play
     casino.run(table, T0 + 10 * SECOND)
     for view in (viewing.house_view(in_play), viewing.round_view(in_play, player), viewing.round_view(in_play, alice)):
         assert view["cards"]["dealer"] == [] and "reveal" not in view and len(view["cards"]["player"]) == 2
-    assert "bettors" not in viewing.round_view(in_play, alice) and viewing.round_view(in_play, alice)["you"]["bet"] is None
+    seen_by_alice = viewing.round_view(in_play, alice)
+    assert "bettors" not in seen_by_alice and seen_by_alice["you"]["bet"] is None

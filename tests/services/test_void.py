@@ -6,12 +6,12 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-from servicekit import SECOND, T0, deck_with
 from sqlalchemy import select
 
 from casino_holdem.models import AuditEntry
 from casino_holdem.services import jackpot, rounds, verify, voids
 from casino_holdem.services.errors import BadRequest, Conflict, Unprocessable
+from support.casino import SECOND, T0, deck_with
 
 
 @pytest.fixture
@@ -83,7 +83,8 @@ def test_r9_operator_pool_corrections_are_audited_and_never_below_zero(casino, d
         jackpot.correct(pool, "-8", "too much", "boss")
     with pytest.raises(Unprocessable, match="reason"):
         jackpot.correct(pool, "1", " ", "boss")
-    assert db.session.scalars(select(AuditEntry).where(AuditEntry.action == "pool_correction")).one().actor == "operator:boss"
+    entry = db.session.scalars(select(AuditEntry).where(AuditEntry.action == "pool_correction")).one()
+    assert entry.actor == "operator:boss"
     casino.assert_sound()
 
 

@@ -8,7 +8,9 @@ from collections.abc import Iterator
 import pytest
 from freezegun import freeze_time
 from freezegun.api import FrozenDateTimeFactory
-from webkit import T0, Casino
+
+from support.casino import T0
+from support.web import WebCasino
 
 
 @pytest.fixture(autouse=True)
@@ -23,9 +25,9 @@ def _quick_password_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def casino(db, app) -> Casino:
+def casino(db, app) -> WebCasino:
     app.config.update(CASINO_SSE_POLL=0.02, CASINO_SSE_LIFETIME=1.0)
-    return Casino(app)
+    return WebCasino(app)
 
 
 @pytest.fixture

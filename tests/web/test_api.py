@@ -9,9 +9,10 @@ import hashlib
 from decimal import Decimal
 
 import pytest
-from webkit import PASSWORD, Casino
 
 from casino_holdem.services import wallet
+from support.casino import PASSWORD
+from support.web import WebCasino
 
 
 def error_of(response) -> dict:
@@ -21,19 +22,19 @@ def error_of(response) -> dict:
 
 
 @pytest.fixture
-def table(casino: Casino, clock) -> int:
+def table(casino: WebCasino, clock) -> int:
     table_id = casino.table()
     casino.advance(table_id)  # the first round opens for bets
     return table_id
 
 
 @pytest.fixture
-def alice(casino: Casino):
+def alice(casino: WebCasino):
     casino.player("alice")
     return casino.client("alice")
 
 
-def dealt(casino: Casino, clock, table_id: int) -> None:
+def dealt(casino: WebCasino, clock, table_id: int) -> None:
     """Close betting: the hole cards are dealt (R1) and the pre-flop decision is due."""
     clock.tick(dt.timedelta(seconds=11))
     assert casino.advance(table_id) == ["hole_cards"]
@@ -41,7 +42,7 @@ def dealt(casino: Casino, clock, table_id: int) -> None:
 
 # --- sessions, CSRF, rate limit ----------------------------------------------------------------
 
-def test_a_session_logs_in_and_out_with_a_fresh_csrf_token(casino: Casino) -> None:
+def test_a_session_logs_in_and_out_with_a_fresh_csrf_token(casino: WebCasino) -> None:
     casino.player("alice")
     client = casino.client()
     anonymous = client.get("/api/session").get_json()
@@ -59,7 +60,7 @@ def test_a_session_logs_in_and_out_with_a_fresh_csrf_token(casino: Casino) -> No
     assert client.get("/api/me").status_code == 401
 
 
-def test_a_wrong_password_is_401_and_names_the_field(casino: Casino) -> None:
+def test_a_wrong_password_is_401_and_names_the_field(casino: WebCasino) -> None:
     casino.player("alice")
     response = casino.client().login("alice", "wrong")
     assert response.status_code == 401
@@ -67,13 +68,13 @@ def test_a_wrong_password_is_401_and_names_the_field(casino: Casino) -> None:
                                   "field": "password"}
 
 
-def test_bots_cannot_log_in(casino: Casino) -> None:
+def test_bots_cannot_log_in(casino: WebCasino) -> None:
     wallet.create_player("bot9", PASSWORD, "USD", is_bot=True)
     assert casino.client().login("bot9").status_code == 401
 
 
 @pytest.mark.parametrize("token", ["", "forged-token"])
-def test_a_state_changing_request_without_the_csrf_token_is_403(casino: Casino, token: str) -> None:
+def test_a_state_changing_request_without_the_csrf_token_is_403(casino: WebCasino, token: str) -> None:
     casino.player("alice")
     client = casino.client()
     client.refresh_token()
@@ -82,13 +83,13 @@ def test_a_state_changing_request_without_the_csrf_token_is_403(casino: Casino, 
     assert client.get("/api/session").get_json()["authenticated"] is False
 
 
-def test_csrf_guards_bets_and_decisions_too(casino: Casino, table: int, alice) -> None:
+def test_csrf_guards_bets_and_decisions_too(casino: WebCasino, table: int, alice) -> None:
     response = alice.post(f"/api/tables/{table}/bets", {"ante": "10", "request_id": "r1"}, token="")
     assert response.status_code == 403
     assert alice.get("/api/me").get_json()["balance"]["balance"] == "1000"
 
 
-def test_five_failed_logins_lock_the_username_from_that_address_for_five_minutes(casino: Casino, clock) -> None:
+def test_five_failed_logins_lock_the_username_from_that_address_for_five_minutes(casino: WebCasino, clock) -> None:
     casino.player("alice")
     client = casino.client()
     for _ in range(5):
@@ -103,7 +104,7 @@ def test_five_failed_logins_lock_the_username_from_that_address_for_five_minutes
 
 # --- registration ------------------------------------------------------------------------------
 
-def test_registration_creates_a_player_in_a_paytable_currency_and_logs_in(casino: Casino) -> None:
+def test_registration_creates_a_player_in_a_paytable_currency_and_logs_in(casino: WebCasino) -> None:
     client = casino.client()
     client.refresh_token()
     response = client.post("/api/players", {"username": "carol", "password": "long enough", "currency": "THB"})
@@ -122,7 +123,7 @@ def test_registration_creates_a_player_in_a_paytable_currency_and_logs_in(casino
     ({"username": "carol", "currency": "USD"}, 400, "password"),
     ([1, 2], 400, None),
 ])
-def test_registration_refusals(casino: Casino, body, status: int, field: str | None) -> None:
+def test_registration_refusals(casino: WebCasino, body, status: int, field: str | None) -> None:
     casino.player("alice")
     client = casino.client()
     client.refresh_token()
@@ -133,7 +134,7 @@ def test_registration_refusals(casino: Casino, body, status: int, field: str | N
 
 # --- lobby and table ---------------------------------------------------------------------------
 
-def test_every_player_route_needs_a_session(casino: Casino, table: int) -> None:
+def test_every_player_route_needs_a_session(casino: WebCasino, table: int) -> None:
     client = casino.client()
     client.refresh_token()
     for method, path in [("GET", "/api/me"), ("GET", "/api/tables"), ("GET", f"/api/tables/{table}"),
@@ -146,7 +147,7 @@ def test_every_player_route_needs_a_session(casino: Casino, table: int) -> None:
         assert error_of(response)["code"] == "unauthorized"
 
 
-def test_the_lobby_shows_limits_and_the_jackpot_meter_in_the_players_currency(casino: Casino, table: int) -> None:
+def test_the_lobby_shows_limits_and_the_jackpot_meter_in_the_players_currency(casino: WebCasino, table: int) -> None:
     """R6: limits × multiplier and the meter = pool × multiplier (RMB: 5)."""
     casino.player("rmb", currency="RMB")
     lobby = casino.client("rmb").get("/api/tables").get_json()
@@ -158,7 +159,7 @@ def test_the_lobby_shows_limits_and_the_jackpot_meter_in_the_players_currency(ca
     assert listed["round"]["deadline"] == "2026-12-01T12:00:10+00:00"
 
 
-def test_the_table_state_shows_the_round_chips_and_balance(casino: Casino, table: int, alice) -> None:
+def test_the_table_state_shows_the_round_chips_and_balance(casino: WebCasino, table: int, alice) -> None:
     state = alice.get(f"/api/tables/{table}").get_json()
     assert state["table"]["chips"] == ["1", "5", "25", "100"]
     assert state["round"]["phase"] == "betting" and state["round"]["cards"] == {"player": [], "board": [],
@@ -185,7 +186,7 @@ def test_unknown_api_paths_and_methods_answer_json(alice) -> None:
 
 # --- bets (R2.1) -------------------------------------------------------------------------------
 
-def test_bets_are_placed_once_per_request_id(casino: Casino, table: int, alice) -> None:
+def test_bets_are_placed_once_per_request_id(casino: WebCasino, table: int, alice) -> None:
     bets = {"ante": "10", "bonus": "5", "progressive": True, "request_id": "bet-1"}
     first = alice.post(f"/api/tables/{table}/bets", bets)
     assert first.status_code == 201
@@ -217,8 +218,10 @@ def test_bad_bets_are_refused_and_change_nothing(table: int, alice, bets, status
     assert alice.get("/api/me").get_json()["balance"] == {"balance": "1000", "reserved": "0", "available": "1000"}
 
 
-@pytest.mark.parametrize("body, field", [({"ante": "10"}, "request_id"), ({"ante": "10", "request_id": 7}, "request_id"),
-                                         ({"ante": "10", "request_id": "x" * 129}, "request_id"), ("10", None)])
+@pytest.mark.parametrize("body, field", [({"ante": "10"}, "request_id"),
+                                         ({"ante": "10", "request_id": 7}, "request_id"),
+                                         ({"ante": "10", "request_id": "x" * 129}, "request_id"),
+                                         ("10", None)])
 def test_a_bet_needs_a_request_id_and_a_json_object(table: int, alice, body, field) -> None:
     response = alice.post(f"/api/tables/{table}/bets", body)
     assert response.status_code == 400 and error_of(response)["field"] == field
@@ -230,7 +233,7 @@ def test_a_request_id_reused_for_other_bets_is_409(table: int, alice) -> None:
     assert response.status_code == 409 and error_of(response)["field"] == "request_id"
 
 
-def test_betting_closed_is_409(casino: Casino, clock, table: int, alice) -> None:
+def test_betting_closed_is_409(casino: WebCasino, clock, table: int, alice) -> None:
     casino.player("bob")
     casino.client("bob").post(f"/api/tables/{table}/bets", {"ante": "10", "request_id": "b"})
     dealt(casino, clock, table)
@@ -240,7 +243,7 @@ def test_betting_closed_is_409(casino: Casino, clock, table: int, alice) -> None
 
 # --- decisions (R2.3-R2.5, R8) -----------------------------------------------------------------
 
-def test_a_full_round_flop_bet_check_through_the_api(casino: Casino, clock, table: int, alice) -> None:
+def test_a_full_round_flop_bet_check_through_the_api(casino: WebCasino, clock, table: int, alice) -> None:
     alice.post(f"/api/tables/{table}/bets", {"ante": "10", "request_id": "b"})
     dealt(casino, clock, table)
     round_view = alice.get(f"/api/tables/{table}").get_json()["round"]
@@ -273,7 +276,7 @@ def test_a_full_round_flop_bet_check_through_the_api(casino: Casino, clock, tabl
     ({"action": "flop"}, 400, "request_id"),
     ({"request_id": "d"}, 400, "action"),
 ])
-def test_decisions_the_rules_do_not_allow_now_are_refused(casino: Casino, clock, table: int, alice,
+def test_decisions_the_rules_do_not_allow_now_are_refused(casino: WebCasino, clock, table: int, alice,
                                                           body, status: int, field: str) -> None:
     alice.post(f"/api/tables/{table}/bets", {"ante": "10", "request_id": "b"})
     dealt(casino, clock, table)
@@ -283,7 +286,7 @@ def test_decisions_the_rules_do_not_allow_now_are_refused(casino: Casino, clock,
     assert alice.get(f"/api/rounds/{round_id}").get_json()["you"]["bet"]["decisions"] == {}
 
 
-def test_a_decision_is_idempotent_by_request_id_and_taken_once(casino: Casino, clock, table: int, alice) -> None:
+def test_a_decision_is_idempotent_by_request_id_and_taken_once(casino: WebCasino, clock, table: int, alice) -> None:
     alice.post(f"/api/tables/{table}/bets", {"ante": "10", "request_id": "b"})
     dealt(casino, clock, table)
     round_id = alice.get(f"/api/tables/{table}").get_json()["round"]["round_id"]
@@ -297,7 +300,7 @@ def test_a_decision_is_idempotent_by_request_id_and_taken_once(casino: Casino, c
     assert alice.get("/api/me").get_json()["balance"]["balance"] == "970"  # the Flop bet left the wallet once
 
 
-def test_r8_a_decision_not_made_in_time_is_automatic_and_marked(casino: Casino, clock, table: int, alice) -> None:
+def test_r8_a_decision_not_made_in_time_is_automatic_and_marked(casino: WebCasino, clock, table: int, alice) -> None:
     alice.post(f"/api/tables/{table}/bets", {"ante": "10", "request_id": "b"})
     dealt(casino, clock, table)
     round_id = alice.get(f"/api/tables/{table}").get_json()["round"]["round_id"]
@@ -310,7 +313,7 @@ def test_r8_a_decision_not_made_in_time_is_automatic_and_marked(casino: Casino, 
     assert decisions == {"preflop": {"action": "fold", "automatic": "timeout"}}
 
 
-def test_r8_leaving_mid_round_folds_before_the_flop_and_joining_comes_back(casino: Casino, clock, table: int,
+def test_r8_leaving_mid_round_folds_before_the_flop_and_joining_comes_back(casino: WebCasino, clock, table: int,
                                                                            alice) -> None:
     alice.post(f"/api/tables/{table}/bets", {"ante": "10", "request_id": "b"})
     dealt(casino, clock, table)
@@ -326,7 +329,7 @@ def test_r8_leaving_mid_round_folds_before_the_flop_and_joining_comes_back(casin
 
 # --- history -----------------------------------------------------------------------------------
 
-def play_rounds(casino: Casino, clock, table: int, client, count: int) -> list[int]:
+def play_rounds(casino: WebCasino, clock, table: int, client, count: int) -> list[int]:
     """Bet and fold ``count`` rounds; returns their ids."""
     ids = []
     for number in range(count):
@@ -339,7 +342,7 @@ def play_rounds(casino: Casino, clock, table: int, client, count: int) -> list[i
     return ids
 
 
-def test_history_pages_ten_rounds_newest_first(casino: Casino, clock, table: int, alice) -> None:
+def test_history_pages_ten_rounds_newest_first(casino: WebCasino, clock, table: int, alice) -> None:
     ids = play_rounds(casino, clock, table, alice, 12)
     first = alice.get("/api/history").get_json()
     assert (first["page"], first["per_page"], first["total"], first["pages"]) == (1, 10, 12, 2)

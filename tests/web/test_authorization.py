@@ -7,11 +7,12 @@ import datetime as dt
 import json
 
 import pytest
-from webkit import Casino
+
+from support.web import WebCasino
 
 
 @pytest.fixture
-def rounds(casino: Casino, clock):
+def rounds(casino: WebCasino, clock):
     """Alice bets 37 with a Bonus of 13 on a round Bob only watches; it is settled by timeouts."""
     table = casino.table()
     casino.advance(table)
@@ -29,7 +30,7 @@ def assert_nothing_of_alice(body: str, alice_id: int) -> None:
     assert f'"player_id": {alice_id},' not in body and f'"player_id": {alice_id}}}' not in body
 
 
-def test_another_players_bets_are_not_in_any_view(casino: Casino, clock, rounds) -> None:
+def test_another_players_bets_are_not_in_any_view(casino: WebCasino, clock, rounds) -> None:
     table, round_id, alice, bob, alice_id, _ = rounds
     for path in (f"/api/tables/{table}", f"/api/rounds/{round_id}", "/api/tables", "/api/history"):
         response = bob.get(path)
@@ -43,7 +44,7 @@ def test_another_players_bets_are_not_in_any_view(casino: Casino, clock, rounds)
     assert (mine["ante"], mine["bonus"]) == ("37", "13")
 
 
-def test_another_players_round_is_not_in_their_history_or_recall(casino: Casino, clock, rounds) -> None:
+def test_another_players_round_is_not_in_their_history_or_recall(casino: WebCasino, clock, rounds) -> None:
     table, round_id, alice, bob, alice_id, _ = rounds
     clock.tick(dt.timedelta(seconds=10))
     casino.advance(table)  # alice's pre-flop decision times out (R8): the round ends
@@ -55,7 +56,7 @@ def test_another_players_round_is_not_in_their_history_or_recall(casino: Casino,
     assert_nothing_of_alice(json.dumps(settled), alice_id)
 
 
-def test_a_player_cannot_act_on_another_players_bet(casino: Casino, clock, rounds) -> None:
+def test_a_player_cannot_act_on_another_players_bet(casino: WebCasino, clock, rounds) -> None:
     table, round_id, alice, bob, alice_id, bob_id = rounds
     for body in ({"action": "flop", "request_id": "x"},
                  {"action": "flop", "request_id": "x", "player_id": alice_id}):

@@ -7,10 +7,10 @@ from __future__ import annotations
 import datetime as dt
 import time
 
-from webkit import Casino
+from support.web import WebCasino
 
 
-def test_the_table_stream_sends_the_state_then_each_change(casino: Casino, clock) -> None:
+def test_the_table_stream_sends_the_state_then_each_change(casino: WebCasino, clock) -> None:
     table = casino.table()
     casino.advance(table)
     casino.player("alice")
@@ -31,7 +31,7 @@ def test_the_table_stream_sends_the_state_then_each_change(casino: Casino, clock
     response.close()
 
 
-def test_the_lobby_stream_sends_the_meter_in_the_players_currency(casino: Casino, clock) -> None:
+def test_the_lobby_stream_sends_the_meter_in_the_players_currency(casino: WebCasino, clock) -> None:
     """R6: the jackpot meter is the pool × the viewer's multiplier (THB: 25)."""
     table = casino.table(seed="100")
     casino.advance(table)
@@ -41,7 +41,7 @@ def test_the_lobby_stream_sends_the_meter_in_the_players_currency(casino: Casino
     assert listed["jackpot"] == "2500" and state["currency"]["code"] == "THB"
 
 
-def test_a_stream_ends_by_itself_after_its_lifetime(app, casino: Casino) -> None:
+def test_a_stream_ends_by_itself_after_its_lifetime(app, casino: WebCasino) -> None:
     app.config.update(CASINO_SSE_POLL=0.01, CASINO_SSE_LIFETIME=0.3)
     table = casino.table()
     casino.advance(table)

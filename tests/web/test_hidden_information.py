@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
-from webkit import Casino, Client
 
 from casino_holdem.core.phases import BOARD_POSITIONS, PLAYER_POSITIONS
 from casino_holdem.extensions import db
 from casino_holdem.models import GameRound
+from support.web import Client, WebCasino
 
 CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
 STATE = re.compile(r'<script type="application/json" id="state">(.*?)</script>', re.DOTALL)
@@ -112,7 +112,7 @@ def decide(client: Client, round_id: int, action: str) -> None:
     client.post(f"/api/rounds/{round_id}/decisions", {"action": action, "request_id": f"{round_id}-{action}"})
 
 
-def test_no_hidden_card_is_ever_sent_before_the_round_ends(casino: Casino, clock) -> None:
+def test_no_hidden_card_is_ever_sent_before_the_round_ends(casino: WebCasino, clock) -> None:
     scanner = Scanner()
     casino.listener = scanner
     table = casino.table()
@@ -128,7 +128,7 @@ def test_no_hidden_card_is_ever_sent_before_the_round_ends(casino: Casino, clock
     ]
     finished = []
     for number, plan in enumerate(plays):
-        for client, decisions in zip(players, plan):
+        for client, decisions in zip(players, plan, strict=True):
             if decisions is not None:
                 client.post(f"/api/tables/{table}/bets", {"ante": "10" if client is alice else "50", "bonus": "5",
                                                           "progressive": True, "request_id": f"bet-{number}"})
@@ -141,7 +141,7 @@ def test_no_hidden_card_is_ever_sent_before_the_round_ends(casino: Casino, clock
             for client in players:
                 look(client, table)
             late = False
-            for client, decisions in zip(players, plan):
+            for client, decisions in zip(players, plan, strict=True):
                 action = None if decisions is None else decisions.get(street)
                 if action is not None:
                     decide(client, round_id, action)

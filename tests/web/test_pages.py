@@ -8,9 +8,10 @@ import json
 import re
 
 import pytest
-from webkit import PASSWORD, Casino
 
 from casino_holdem.services import demo
+from support.casino import PASSWORD
+from support.web import WebCasino
 
 TOKEN = re.compile(r'name="csrf-token" content="([^"]+)"')
 
@@ -24,7 +25,7 @@ def embedded_state(html: str) -> dict:
     return json.loads(re.search(r'<script type="application/json" id="state">(.*?)</script>', html, re.DOTALL).group(1))
 
 
-def test_pages_need_a_login_and_come_back_after_it(casino: Casino) -> None:
+def test_pages_need_a_login_and_come_back_after_it(casino: WebCasino) -> None:
     casino.player("alice")
     client = casino.client()
     for path in ("/", "/tables/1", "/history", "/history/1"):
@@ -36,7 +37,7 @@ def test_pages_need_a_login_and_come_back_after_it(casino: Casino) -> None:
     assert response.status_code == 302 and response.location == "/history"
 
 
-def test_login_never_redirects_off_site(casino: Casino) -> None:
+def test_login_never_redirects_off_site(casino: WebCasino) -> None:
     casino.player("alice")
     client = casino.client()
     response = client.http.post("/login", data={"username": "alice", "password": PASSWORD,
@@ -44,7 +45,7 @@ def test_login_never_redirects_off_site(casino: Casino) -> None:
     assert response.location == "/"
 
 
-def test_a_wrong_password_shows_the_form_again(casino: Casino) -> None:
+def test_a_wrong_password_shows_the_form_again(casino: WebCasino) -> None:
     casino.player("alice")
     client = casino.client()
     response = client.http.post("/login", data={"username": "alice", "password": "nope",
@@ -52,7 +53,7 @@ def test_a_wrong_password_shows_the_form_again(casino: Casino) -> None:
     assert response.status_code == 401 and "Wrong username or password" in response.get_data(as_text=True)
 
 
-def test_a_form_without_the_csrf_token_is_refused(casino: Casino) -> None:
+def test_a_form_without_the_csrf_token_is_refused(casino: WebCasino) -> None:
     casino.player("alice")
     client = casino.client()
     page = client.get("/login").get_data(as_text=True)
@@ -63,7 +64,7 @@ def test_a_form_without_the_csrf_token_is_refused(casino: Casino) -> None:
     assert client.get("/").status_code == 302
 
 
-def test_the_login_page_rate_limits_with_a_429_page(casino: Casino, clock) -> None:
+def test_the_login_page_rate_limits_with_a_429_page(casino: WebCasino, clock) -> None:
     casino.player("alice")
     client = casino.client()
     token = form_token(client)
@@ -73,7 +74,7 @@ def test_the_login_page_rate_limits_with_a_429_page(casino: Casino, clock) -> No
     assert response.status_code == 429 and "too many failed attempts" in response.get_data(as_text=True)
 
 
-def test_demo_mode_lists_the_demo_players_and_registration_gets_demo_money(app, casino: Casino) -> None:
+def test_demo_mode_lists_the_demo_players_and_registration_gets_demo_money(app, casino: WebCasino) -> None:
     demo.ensure_demo_data()
     client = casino.client()
     page = client.get("/login").get_data(as_text=True)
@@ -91,7 +92,7 @@ def test_demo_mode_lists_the_demo_players_and_registration_gets_demo_money(app, 
     assert client.get("/api/me").get_json()["balance"]["balance"] == "1000000"  # 10,000 × JPY 100 (R6)
 
 
-def test_registration_errors_are_shown_on_the_form(casino: Casino) -> None:
+def test_registration_errors_are_shown_on_the_form(casino: WebCasino) -> None:
     client = casino.client()
     page = client.get("/register").get_data(as_text=True)
     assert '<option value="KRW"' in page
@@ -100,7 +101,7 @@ def test_registration_errors_are_shown_on_the_form(casino: Casino) -> None:
     assert response.status_code == 422 and 'aria-invalid="true"' in response.get_data(as_text=True)
 
 
-def test_logout_ends_the_session(casino: Casino) -> None:
+def test_logout_ends_the_session(casino: WebCasino) -> None:
     casino.player("alice")
     client = casino.client("alice")
     assert client.get("/").status_code == 200
@@ -108,7 +109,7 @@ def test_logout_ends_the_session(casino: Casino) -> None:
     assert client.get("/").status_code == 302
 
 
-def test_the_lobby_page_lists_tables_in_the_players_currency(casino: Casino, clock) -> None:
+def test_the_lobby_page_lists_tables_in_the_players_currency(casino: WebCasino, clock) -> None:
     table = casino.table()
     casino.advance(table)
     casino.player("yen", currency="JPY")
@@ -119,7 +120,7 @@ def test_the_lobby_page_lists_tables_in_the_players_currency(casino: Casino, clo
     assert embedded_state(html)["currency"]["code"] == "JPY"
 
 
-def test_the_table_page_embeds_its_state_and_every_control(casino: Casino, clock) -> None:
+def test_the_table_page_embeds_its_state_and_every_control(casino: WebCasino, clock) -> None:
     table = casino.table()
     casino.advance(table)
     casino.player("alice")
@@ -132,7 +133,7 @@ def test_the_table_page_embeds_its_state_and_every_control(casino: Casino, clock
     assert casino.client("alice").get("/tables/99").status_code == 404
 
 
-def test_the_table_page_brings_a_player_who_left_back(casino: Casino, clock) -> None:
+def test_the_table_page_brings_a_player_who_left_back(casino: WebCasino, clock) -> None:
     """R8: the round went on without them; opening the table reconnects them to it."""
     table = casino.table()
     casino.advance(table)
@@ -147,7 +148,7 @@ def test_the_table_page_brings_a_player_who_left_back(casino: Casino, clock) -> 
     assert state["round"]["you"]["bet"]["decisions"]["preflop"] == {"action": "fold", "automatic": "disconnect"}
 
 
-def test_history_and_recall_pages_show_everything_to_verify(casino: Casino, clock) -> None:
+def test_history_and_recall_pages_show_everything_to_verify(casino: WebCasino, clock) -> None:
     table = casino.table()
     casino.advance(table)
     casino.player("alice")
@@ -170,7 +171,7 @@ def test_history_and_recall_pages_show_everything_to_verify(casino: Casino, cloc
             assert f'data-card="{card}"' in html
 
 
-def test_history_pages_beyond_ten_rounds_link_to_each_other(casino: Casino, clock) -> None:
+def test_history_pages_beyond_ten_rounds_link_to_each_other(casino: WebCasino, clock) -> None:
     table = casino.table()
     casino.advance(table)
     casino.player("alice")

@@ -78,7 +78,8 @@ def test_r1_the_web_reads_state_only_through_the_public_viewing_functions() -> N
              for line, module, name in uses(path.read_text())}
     assert {("api.py", "viewing", "table_view"), ("events.py", "viewing", "table_view"),
             ("table.py", "rounds", "rejoin")} <= {(file, module, name) for file, _, module, name in found}
-    assert sorted(f"{file}:{line}: {module}.{name}" for file, line, module, name in found if refused(module, name)) == []
+    assert sorted(f"{file}:{line}: {module}.{name}"
+                  for file, line, module, name in found if refused(module, name)) == []
 
 
 def test_the_scan_catches_the_house_view_the_rows_and_the_internals() -> None:

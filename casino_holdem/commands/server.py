@@ -1,41 +1,18 @@
-"""Operating commands of ``casino-holdem``: ``init-db``, ``serve``, ``dealer``, ``replay`` and
-``audit-ledger``. They build the app from the environment (``CASINO_DATABASE_URL`` …).
-"""
+"""The server operator's commands: ``init-db``, ``serve`` and ``dealer``."""
 
 from __future__ import annotations
 
-import json
 import logging
 import signal
-import sys
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from flask import Flask
 
-from . import create_app
+from .context import make_app
 
-BAD_INPUT = 2
-
-
-def _app() -> Flask:
-    return create_app()
-
-
-@contextmanager
-def service_context() -> Iterator[None]:
-    """An app context in which a refused request becomes one line on stderr and exit 2."""
-    from .services.errors import ServiceError
-
-    with _app().app_context():
-        try:
-            yield
-        except ServiceError as error:
-            click.echo(error.message, err=True)
-            sys.exit(BAD_INPUT)
+if TYPE_CHECKING:
+    from flask import Flask
 
 
 def _upgrade(app: Flask) -> None:
@@ -46,7 +23,7 @@ def _upgrade(app: Flask) -> None:
 
 
 def _demo(app: Flask) -> dict[str, Any]:
-    from .services.demo import ensure_demo_data
+    from ..services.demo import ensure_demo_data
 
     with app.app_context():
         return ensure_demo_data(betting_seconds=app.config["CASINO_BETTING_SECONDS"],
@@ -58,12 +35,22 @@ def _stop_on_signals(stop: threading.Event) -> None:
         signal.signal(number, lambda *_: stop.set())
 
 
+def _interrupt(*_: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _bots(enabled: bool) -> Any:
+    from ..services.dealer import Bots
+
+    return Bots() if enabled else None
+
+
 @click.command("init-db")
 @click.option("--demo", is_flag=True, help="Also create demo players (demo1..demo5, password 'demo'), bots, "
                                            "and three tables sharing one seeded jackpot pool.")
 def init_db(demo: bool) -> None:
     """Create or upgrade the database schema (idempotent)."""
-    app = _app()
+    app = make_app()
     _upgrade(app)
     click.echo(f"database ready: {app.config['SQLALCHEMY_DATABASE_URI'].split('@')[-1]}")
     if demo:
@@ -72,22 +59,17 @@ def init_db(demo: bool) -> None:
                    f"tables {', '.join(data['tables'])}")
 
 
-def _bots(enabled: bool) -> Any:
-    from .services.dealer import Bots
-
-    return Bots() if enabled else None
-
-
 @click.command("dealer")
 @click.option("--bots/--no-bots", default=False, help="Let the demo bots play on demo tables.")
 def dealer(bots: bool) -> None:
     """Run the dealer loop over all tables until interrupted (safe to run several at once)."""
-    from .services import dealer as dealer_loop
+    from ..services import dealer as dealer_loop
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    app = make_app()
     stop = threading.Event()
     _stop_on_signals(stop)
-    dealer_loop.run(_app(), stop=stop, bots=_bots(bots))
+    dealer_loop.run(app, stop=stop, bots=_bots(bots))
 
 
 @click.command("serve")
@@ -97,10 +79,10 @@ def dealer(bots: bool) -> None:
 @click.option("--bots/--no-bots", default=None, help="Demo bots (default: on with --demo).")
 def serve(host: str, port: int, demo: bool, bots: bool | None) -> None:
     """Run the web app with the dealer loop in a background thread."""
-    from .services import dealer as dealer_loop
+    from ..services import dealer as dealer_loop
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    app = _app()
+    app = make_app()
     if demo:
         _upgrade(app)
         _demo(app)
@@ -108,6 +90,7 @@ def serve(host: str, port: int, demo: bool, bots: bool | None) -> None:
     thread = threading.Thread(target=dealer_loop.run, name="dealer", daemon=True,
                               kwargs={"app": app, "stop": stop, "bots": _bots(demo if bots is None else bots)})
     thread.start()
+    signal.signal(signal.SIGTERM, _interrupt)  # a service manager's stop is Ctrl-C: the dealer stops between steps
     click.echo(f"serving on http://{host}:{port}/ (dealer running)")
     try:
         app.run(host=host, port=port, threaded=True, use_reloader=False)
@@ -116,40 +99,4 @@ def serve(host: str, port: int, demo: bool, bots: bool | None) -> None:
         thread.join(timeout=5)
 
 
-@click.command("replay")
-@click.argument("round_id", type=int)
-@click.option("--json", "as_json", is_flag=True, help="Print the report and the replayed settlement as JSON.")
-def replay(round_id: int, as_json: bool) -> None:
-    """Re-settle a stored round through the core and compare with the record: exit 0 when
-    identical, 1 with the differences otherwise."""
-    from .services.verify import replay as replay_round
-
-    with service_context():
-        report = replay_round(round_id)
-    if as_json:
-        click.echo(json.dumps({"round_id": report.round_id, "identical": report.identical,
-                               "differences": report.differences, "settlement": report.settlement}, indent=2))
-    else:
-        click.echo(f"round {round_id}: " + ("identical to the record" if report.identical else "DIFFERS"))
-        for line in report.differences:
-            click.echo(f"  {line}")
-    sys.exit(0 if report.identical else 1)
-
-
-@click.command("audit-ledger")
-def audit_ledger() -> None:
-    """Check every ledger invariant; list each break and exit 1, or exit 0 when sound."""
-    from .services.verify import audit_ledger as audit
-
-    with _app().app_context():
-        problems = audit()
-    for problem in problems:
-        click.echo(problem)
-    click.echo(f"{len(problems)} problem(s)" if problems else "ledger sound: every invariant holds")
-    sys.exit(1 if problems else 0)
-
-
-def register_ops(group: click.Group) -> None:
-    """Add the operating commands to the ``casino-holdem`` group."""
-    for command in (init_db, serve, dealer, replay, audit_ledger):
-        group.add_command(command)
+COMMANDS = (init_db, serve, dealer)

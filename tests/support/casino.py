@@ -1,4 +1,6 @@
-"""Helpers for the service tests: players with money, a pool, tables, rigged decks, a fixed clock."""
+"""Players with money, pools and tables made through the services as an operator would; rigged
+decks dealt in R1's order; a fixed clock. :class:`RiggedCasino` drives rounds step by step for the
+service tests; :class:`support.web.WebCasino` lets the web tests' players play through HTTP."""
 
 from __future__ import annotations
 
@@ -6,6 +8,7 @@ import datetime as dt
 import itertools
 from collections.abc import Sequence
 from decimal import Decimal
+from typing import Any
 
 import pytest
 
@@ -16,43 +19,61 @@ from casino_holdem.services import dealer_steps, jackpot, tables, verify, wallet
 T0 = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.UTC)
 SECOND = dt.timedelta(seconds=1)
 BETTING, DECISION = 10, 10
+PASSWORD = "correct horse"
+#: the limits and timers of every test table unless a test says otherwise
+TABLE_SETTINGS: dict[str, Any] = {"ante_min": Decimal(1), "ante_max": Decimal(500), "bonus_min": Decimal(1),
+                                  "bonus_max": Decimal(100), "betting_seconds": BETTING, "decision_seconds": DECISION}
 
 
 def deck_with(player: str, dealer: str, board: str) -> tuple[Card, ...]:
     """A deck that deals these cards by R1's order (the rest in a fixed order)."""
     placed: dict[int, Card] = {}
     for positions, text in ((PLAYER_POSITIONS, player), (DEALER_POSITIONS, dealer), (BOARD_POSITIONS, board)):
-        placed.update(zip(positions, parse_cards(text.split())))
+        placed.update(zip(positions, parse_cards(text.split()), strict=True))
     rest = iter(card for card in FULL_DECK if card not in placed.values())
     return tuple(placed.get(i) or next(rest) for i in range(52))
 
 
 class Casino:
-    """Builds players, a pool and tables through the services, and drives rounds."""
+    """What every casino under test has: funded players, seeded pools and tables, each made by one
+    service call (inside an app context)."""
 
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+    def __init__(self) -> None:
         self.names = itertools.count(1)
-        self.decks: list[tuple[Card, ...]] = []
-        original = dealer_steps.secure_shuffle
-        monkeypatch.setattr(dealer_steps, "secure_shuffle", lambda: self.decks.pop(0) if self.decks else original())
 
-    def player(self, currency: str = "USD", amount: str = "1000") -> int:
-        player = wallet.create_player(f"p{next(self.names)}", "secret", currency)
+    def funded_player(self, username: str, currency: str, amount: str) -> int:
+        player = wallet.create_player(username, PASSWORD, currency)
         if Decimal(amount):
             wallet.deposit(player.id, amount, f"fund:{player.id}")
         return player.id
 
-    def pool(self, seed: str = "0") -> int:
+    def seeded_pool(self, seed: str) -> int:
         pool = jackpot.ensure_pool(f"pool{next(self.names)}")
         if Decimal(seed):
             jackpot.top_up(pool.id, seed, "test seed", "tester")
         return pool.id
 
-    def table(self, pool_id: int | None = None, **settings: object) -> int:
-        options: dict[str, object] = {"ante_min": Decimal(1), "ante_max": Decimal(500), "bonus_min": Decimal(1),
-                                      "bonus_max": Decimal(100), "betting_seconds": BETTING,
-                                      "decision_seconds": DECISION, **settings}
-        return tables.create_table(f"t{next(self.names)}", pool_id or self.pool(), **options).id  # type: ignore[arg-type]
+    def linked_table(self, name: str, pool_id: int, **settings: Any) -> int:
+        return tables.create_table(name, pool_id, **{**TABLE_SETTINGS, **settings}).id
+
+
+class RiggedCasino(Casino):
+    """The service tests' casino: rounds dealt from rigged decks and moved at a clock the test holds."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        super().__init__()
+        self.decks: list[tuple[Card, ...]] = []
+        original = dealer_steps.secure_shuffle
+        monkeypatch.setattr(dealer_steps, "secure_shuffle", lambda: self.decks.pop(0) if self.decks else original())
+
+    def player(self, currency: str = "USD", amount: str = "1000") -> int:
+        return self.funded_player(f"p{next(self.names)}", currency, amount)
+
+    def pool(self, seed: str = "0") -> int:
+        return self.seeded_pool(seed)
+
+    def table(self, pool_id: int | None = None, **settings: Any) -> int:
+        return self.linked_table(f"t{next(self.names)}", pool_id or self.pool(), **settings)
 
     def open(self, table_id: int, deck: Sequence[Card] | None = None, now: dt.datetime = T0) -> int:
         """Open the table's next round (on ``deck`` when given); returns its id."""

@@ -1,10 +1,14 @@
-"""Service results as JSON values: one conversion for the API, the audit log and the operator's
-commands, so an amount is always the same exact decimal string (never a float)."""
+"""JSON, one way for the whole project: the API, the audit log and every command's output.
+
+:func:`jsonable` turns service results into JSON values and :func:`dumps` writes them, so an amount
+is always the same exact decimal string (never a float, R6) wherever it is shown.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import json
 from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
@@ -25,3 +29,8 @@ def jsonable(value: Any) -> Any:
     if isinstance(value, (dt.datetime, dt.date)):
         return value.isoformat()
     return value
+
+
+def dumps(value: Any, *, indent: int | None = 2) -> str:
+    """``value`` as JSON text (UTF-8 characters kept as they are); ``indent=None`` for one line."""
+    return json.dumps(jsonable(value), indent=indent, ensure_ascii=False)

@@ -1,23 +1,20 @@
-"""Helpers of the web tests: players and tables made through the services, logged-in test
-clients that send the CSRF token, a fixed clock, and a reader of server-sent events."""
+"""The web tests' side of the casino: a browser-like test client that keeps the session and sends
+the CSRF token, a reader of server-sent events, and :class:`WebCasino`, whose players log in
+through such clients while the dealer's steps move at the test's frozen clock."""
 
 from __future__ import annotations
 
-import datetime as dt
-import itertools
 import json
 from collections.abc import Callable
-from decimal import Decimal
 from typing import Any
 
 from flask import Flask
 from werkzeug.test import TestResponse
 
-from casino_holdem.services import dealer_steps, jackpot, tables, wallet
+from casino_holdem.services import dealer_steps
 
-T0 = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.UTC)
-BETTING, DECISION = 10, 10
-PASSWORD = "correct horse"
+from .casino import PASSWORD, Casino
+
 Listener = Callable[[str, TestResponse], None]
 
 
@@ -79,27 +76,19 @@ class Client:
         return found
 
 
-class Casino:
+class WebCasino(Casino):
     """Players, a pool and tables through the services; rounds moved by the dealer's step."""
 
     def __init__(self, app: Flask, listener: Listener | None = None) -> None:
+        super().__init__()
         self.app = app
         self.listener = listener
-        self.names = itertools.count(1)
 
     def player(self, username: str | None = None, currency: str = "USD", amount: str = "1000") -> int:
-        player = wallet.create_player(username or f"player{next(self.names)}", PASSWORD, currency)
-        if Decimal(amount):
-            wallet.deposit(player.id, amount, f"fund:{player.id}")
-        return player.id
+        return self.funded_player(username or f"player{next(self.names)}", currency, amount)
 
     def table(self, *, seed: str = "1000", **settings: Any) -> int:
-        pool = jackpot.ensure_pool(f"pool{next(self.names)}")
-        jackpot.top_up(pool.id, seed, "test seed", "tester")
-        options: dict[str, Any] = {"ante_min": Decimal(1), "ante_max": Decimal(500), "bonus_min": Decimal(1),
-                                   "bonus_max": Decimal(100), "betting_seconds": BETTING,
-                                   "decision_seconds": DECISION, **settings}
-        return tables.create_table(f"table{next(self.names)}", pool.id, **options).id
+        return self.linked_table(f"table{next(self.names)}", self.seeded_pool(seed), **settings)
 
     def client(self, username: str | None = None) -> Client:
         """A client, logged in as ``username`` when given."""

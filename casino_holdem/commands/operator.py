@@ -1,4 +1,4 @@
-"""The operator's commands of ``casino-holdem``: tables, jackpot pools, players and voids.
+"""The table operator's commands: ``table``, ``pool``, ``player`` and ``void``.
 
 Each command is one service call (one transaction, audited under ``--operator``). A refused
 request prints the service's one-line reason naming the field and exits 2, changing nothing.
@@ -6,29 +6,25 @@ request prints the service's one-line reason naming the field and exits 2, chang
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any, TypeVar
 
 import click
 
-from .core.rules import Stage, VoidReason
-from .jsonable import jsonable
-from .ops_cli import service_context
+from .. import settings
+from ..core.rules import Stage, VoidReason
+from .context import service_context
+from .terminal import write_json
 
 T = TypeVar("T")
 
 operator_option = click.option("--operator", required=True, help="Who does this (recorded in the audit log).")
 
 
-def _show(value: Any) -> None:
-    click.echo(json.dumps(jsonable(value), indent=2))
-
-
 def _call(function: Callable[..., T], *args: Any, **kwargs: Any) -> None:
     with service_context():
-        _show(function(*args, **kwargs))
+        write_json(function(*args, **kwargs))
 
 
 # --- tables -----------------------------------------------------------------------------------
@@ -41,7 +37,7 @@ def table_group() -> None:
 @table_group.command("list")
 def table_list() -> None:
     """Every table with its paytable, limits (base units), timers and pool."""
-    from .services.tables import list_tables
+    from ..services.tables import list_tables
 
     _call(list_tables)
 
@@ -53,24 +49,27 @@ def table_list() -> None:
 @click.option("--ante", nargs=2, type=Decimal, default=None, help="Ante MIN MAX in base units (R6 scales them).")
 @click.option("--bonus", nargs=2, type=Decimal, default=None, help="Bonus MIN MAX in base units.")
 @click.option("--max-bettors", type=int, default=None, help="The operator's cap on bettors per round (R1).")
-@click.option("--betting-seconds", type=int, default=15, show_default=True)
-@click.option("--decision-seconds", type=int, default=15, show_default=True, help="Each decision window (R8).")
+@click.option("--betting-seconds", type=int, default=None, help="The betting window (default: CASINO_BETTING_SECONDS).")
+@click.option("--decision-seconds", type=int, default=None,
+              help="Each decision window, R8 (default: CASINO_DECISION_SECONDS).")
 @operator_option
 def table_create(name: str, pool_id: int, paytable: str, ante: tuple[Decimal, Decimal] | None,
-                 bonus: tuple[Decimal, Decimal] | None, max_bettors: int | None, betting_seconds: int,
-                 decision_seconds: int, operator: str) -> None:
+                 bonus: tuple[Decimal, Decimal] | None, max_bettors: int | None, betting_seconds: int | None,
+                 decision_seconds: int | None, operator: str) -> None:
     """Create an open table NAME on a paytable file (recorded by id, version and SHA-256)."""
-    from .services.tables import create_table
+    from ..services.tables import create_table
 
     _call(create_table, name, pool_id, paytable=paytable, ante_min=ante[0] if ante else None,
           ante_max=ante[1] if ante else None, bonus_min=bonus[0] if bonus else None,
-          bonus_max=bonus[1] if bonus else None, max_bettors=max_bettors, betting_seconds=betting_seconds,
-          decision_seconds=decision_seconds, operator=operator)
+          bonus_max=bonus[1] if bonus else None, max_bettors=max_bettors,
+          betting_seconds=settings.value("CASINO_BETTING_SECONDS") if betting_seconds is None else betting_seconds,
+          decision_seconds=settings.value("CASINO_DECISION_SECONDS") if decision_seconds is None else decision_seconds,
+          operator=operator)
 
 
 def _set_open(is_open: bool) -> Callable[[int, str], None]:
     def command(table_id: int, operator: str) -> None:
-        from .services.tables import set_table_open
+        from ..services.tables import set_table_open
 
         _call(set_table_open, table_id, is_open, operator)
 
@@ -93,7 +92,7 @@ def pool_group() -> None:
 @pool_group.command("list")
 def pool_list() -> None:
     """Every pool in base units and its meter in each currency (R6)."""
-    from .services.jackpot import list_pools
+    from ..services.jackpot import list_pools
 
     _call(list_pools)
 
@@ -102,7 +101,7 @@ def pool_list() -> None:
 @click.argument("name")
 def pool_create(name: str) -> None:
     """Create an empty pool NAME (or show it when it exists)."""
-    from .services.jackpot import ensure_pool
+    from ..services.jackpot import ensure_pool
 
     _call(ensure_pool, name)
 
@@ -115,7 +114,7 @@ def pool_create(name: str) -> None:
 @operator_option
 def pool_top_up(pool_id: int, amount: str, reason: str, idempotency_key: str | None, operator: str) -> None:
     """Put AMOUNT base units of house money into the pool (R5)."""
-    from .services.jackpot import top_up
+    from ..services.jackpot import top_up
 
     _call(top_up, pool_id, amount, reason, operator, idempotency_key=idempotency_key)
 
@@ -127,7 +126,7 @@ def pool_top_up(pool_id: int, amount: str, reason: str, idempotency_key: str | N
 @operator_option
 def pool_correct(pool_id: int, amount: str, reason: str, operator: str) -> None:
     """Correct a wrongly displayed pool by --amount signed base units (R9); never below zero (R5)."""
-    from .services.jackpot import correct
+    from ..services.jackpot import correct
 
     _call(correct, pool_id, amount, reason, operator)
 
@@ -145,7 +144,7 @@ def player_group() -> None:
 @click.password_option()
 def player_create(username: str, currency: str, password: str) -> None:
     """Create a player with a wallet in CURRENCY."""
-    from .services.wallet import create_player
+    from ..services.wallet import create_player
 
     _call(create_player, username, password, currency)
 
@@ -157,15 +156,15 @@ def player_create(username: str, currency: str, password: str) -> None:
 @operator_option
 def player_deposit(username: str, amount: str, idempotency_key: str, operator: str) -> None:
     """Credit AMOUNT (the player's currency) to USERNAME's wallet."""
-    from .services import audit
-    from .services.errors import NotFound
-    from .services.wallet import deposit, find_player
+    from ..services import audit
+    from ..services.errors import NotFound
+    from ..services.wallet import deposit, find_player
 
     with service_context():
         player = find_player(username)
         if player is None:
             raise NotFound(f"username: no player {username!r}", "username")
-        _show(deposit(player.id, amount, idempotency_key, actor=audit.operator_actor(operator)))
+        write_json(deposit(player.id, amount, idempotency_key, actor=audit.operator_actor(operator)))
 
 
 # --- R9: voids ----------------------------------------------------------------------------------
@@ -178,12 +177,9 @@ def player_deposit(username: str, amount: str, idempotency_key: str, operator: s
 @operator_option
 def void(round_id: int, reason: str, stage: str | None, operator: str) -> None:
     """Void round ROUND_ID (R9): refunds, reversed contributions, an audit entry."""
-    from .services.voids import void_round
+    from ..services.voids import void_round
 
     _call(void_round, round_id, reason, stage, operator=operator)
 
 
-def register_operator(group: click.Group) -> None:
-    """Add the operator's commands to the ``casino-holdem`` group."""
-    for command in (table_group, pool_group, player_group, void):
-        group.add_command(command)
+COMMANDS = (table_group, pool_group, player_group, void)

@@ -1,26 +1,23 @@
-"""The compliance commands of ``casino-holdem``: ``rtp``, ``simulate`` and ``rng-test``.
+"""The compliance tester's commands: ``rtp``, ``simulate`` and ``rng-test``.
 
-Registered on the main group by :func:`register_compliance`. Progress bars go to standard error so
-standard output stays clean for ``--json``. Bad input prints one line on standard error and exits 2.
+Progress bars go to standard error so standard output stays clean for ``--json``.
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 
 from .. import paytable_files
-from ..core.paytable import InvalidPaytable, Paytable
-from . import rng_test as rng_checks
-from .exact import load_enumeration
-from .report import summarize, summary_text, write_html
-from .rtp import (
+from ..compliance import rng_test as rng_checks
+from ..compliance.exact import load_enumeration
+from ..compliance.report import summarize, summary_text, write_html
+from ..compliance.rtp import (
     DEFAULT_ROUNDS,
     NotSuitBlind,
     bonus_figures,
@@ -30,27 +27,16 @@ from .rtp import (
     reference_probabilities,
     stage_counter,
 )
-from .rtp_output import report_json, report_text
-from .simulate import TableSetup, simulate
-from .strategies import UnknownStrategy, get_strategy, strategy_names
-
-BAD_INPUT = 2
-
-
-def _bad_input(message: str) -> NoReturn:
-    click.echo(message.replace("\n", " "), err=True)
-    sys.exit(BAD_INPUT)
-
-
-def _print_json(document: Any) -> None:
-    click.echo(json.dumps(document, indent=2, ensure_ascii=False, default=str))
+from ..compliance.rtp_output import report_json, report_text
+from ..compliance.simulate import TableSetup, simulate
+from ..compliance.strategies import UnknownStrategy, get_strategy, strategy_names
+from ..core.paytable import InvalidPaytable, Paytable
+from .terminal import fail, refused, write_json
 
 
 def _paytable(reference: str) -> Paytable:
-    try:
+    with refused(InvalidPaytable, prefix="paytable: "):
         return paytable_files.resolve(reference)
-    except InvalidPaytable as error:
-        _bad_input(f"paytable: {error}")
 
 
 class _Bars:
@@ -97,17 +83,17 @@ def rtp_command(paytable: str, as_json: bool, names: tuple[str, ...], rounds: in
     try:
         strategies = [get_strategy(name) for name in names] if names else None
     except UnknownStrategy as error:
-        _bad_input(f"--strategy: {error}")
+        fail(f"--strategy: {error}")
     bars = _Bars()
     try:
         report = compute(table, strategies, rounds=rounds, seed=seed, threads=threads, use_cache=not no_cache,
                          progress=bars)
     except NotSuitBlind as error:
-        _bad_input(f"--strategy: {error}")
+        fail(f"--strategy: {error}")
     finally:
         bars.close()
     if as_json:
-        _print_json(report_json(report))
+        write_json(report_json(report))
     else:
         click.echo(report_text(report))
 
@@ -116,7 +102,7 @@ def _decimal(value: str, name: str) -> Decimal:
     try:
         return Decimal(value)
     except InvalidOperation:
-        _bad_input(f"{name}: {value!r} is not a decimal amount")
+        fail(f"{name}: {value!r} is not a decimal amount")
 
 
 @click.command("simulate")
@@ -147,9 +133,9 @@ def simulate_command(rounds: int, seed: int, name: str, bettors: int, paytable_r
                            bonus=_decimal(bonus, "--bonus"), progressive=not no_progressive, currency=currency,
                            pool=_decimal(pool, "--pool"))
     except UnknownStrategy as error:
-        _bad_input(f"--strategy: {error}")
+        fail(f"--strategy: {error}")
     except (KeyError, ValueError) as error:
-        _bad_input(str(error).strip('"'))
+        fail(str(error).strip('"'))
     bars = _Bars()
     try:
         run = simulate(setup, rounds, seed, threads=threads, progress=bars.counter("simulating", rounds))
@@ -164,7 +150,7 @@ def simulate_command(rounds: int, seed: int, name: str, bettors: int, paytable_r
     if report_path:
         write_html(summary, report_path)
     if as_json:
-        _print_json(summary)
+        write_json(summary)
     else:
         click.echo(summary_text(summary))
         if report_path:
@@ -179,9 +165,9 @@ def _exact_rtp(table: Paytable, setup: TableSetup, enumeration: Any) -> tuple[di
         exact = {"bonus": bonus_figures(table, combos).rtp}
         if not setup.strategy.postflop_bets:
             main = main_exact(table, enumeration, setup.strategy)
-            exact["main"] = main.rtp  # type: ignore[assignment]
+            exact["main"] = Fraction(main.rtp)  # enumerated: a Fraction already
             for bet, (staked, returned) in main.by_bet.items():
-                exact[bet] = returned / staked  # type: ignore[operator]
+                exact[bet] = Fraction(returned) / Fraction(staked)
         return exact, Fraction(int((~combos).sum()), len(combos))
     except NotSuitBlind:
         return {}, None
@@ -198,13 +184,10 @@ def rng_test_command(shuffles: int, alpha: float, as_json: bool) -> None:
     five cards' categories. Exit 0 on PASS, 1 on FAIL."""
     report = rng_checks.run(shuffles, alpha=alpha)
     if as_json:
-        _print_json(report.as_json())
+        write_json(report.as_json())
     else:
         click.echo(report.as_text())
     sys.exit(0 if report.passed else 1)
 
 
-def register_compliance(main: click.Group) -> None:
-    """Add ``rtp``, ``simulate`` and ``rng-test`` to the ``casino-holdem`` command group."""
-    for command in (rtp_command, simulate_command, rng_test_command):
-        main.add_command(command)
+COMMANDS = (rtp_command, simulate_command, rng_test_command)
