@@ -103,8 +103,8 @@ def ledger_breaks(url: str) -> dict[str, Any]:
 
 
 def settled_rounds(url: str, table_ids: list[int], since: float) -> list[int]:
-    """The rounds of these tables opened since ``since`` that were settled."""
+    """The rounds of these tables settled since ``since``."""
     with connect(url) as db:
         return [row[0] for row in db.execute(
-            "SELECT id FROM rounds WHERE table_id = ANY(%s) AND opened_at >= %s AND phase = 'settled' ORDER BY id",
+            "SELECT id FROM rounds WHERE table_id = ANY(%s) AND finished_at >= %s AND phase = 'settled' ORDER BY id",
             (table_ids, dt.datetime.fromtimestamp(since, dt.UTC)))]
