@@ -106,7 +106,7 @@ class Account:
         message = ""
         if isinstance(payload, dict) and isinstance(payload.get("error"), dict):
             message = str(payload["error"].get("message", ""))
-        if status == 409 and message.startswith(("R8", "R2.1: betting is closed")):
+        if status == 409 and message[:1] == "R":  # refused by a rule (R2, R8): the round had moved on
             self.rec.late[f"{label}: {message.split(';')[0][:70]}"] += 1
             return
         self.rec.errors[f"{status} {label}: {message[:70]}"] += 1

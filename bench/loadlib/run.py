@@ -236,6 +236,7 @@ async def _run(ctx: Context, hooks: Hooks, report: dict[str, Any], rng: random.R
     """Start the processes, then the idle measurement or the players' run."""
     args, rec, supervisor = ctx.args, ctx.recorder, None
     checks: list[dict[str, Any]] = []
+    load_at_start = round(os.getloadavg()[0], 2)
     try:
         if ctx.plant is not None:
             ctx.plant.start()
@@ -256,6 +257,8 @@ async def _run(ctx: Context, hooks: Hooks, report: dict[str, Any], rng: random.R
                 report["decisions"] = await _decision_accounting(ctx)
         metering.cancel()
         report["cpu"] = meter.figures()
+        report["machine"] = {"cpus": os.cpu_count(), "load_average_start": load_at_start,
+                             "load_average_end": round(os.getloadavg()[0], 2)}
     finally:
         if ctx.plant is not None:
             ctx.plant.stop()

@@ -134,6 +134,10 @@ def render(report: dict[str, Any]) -> str:
     out = [f"== {report['title']}", f"config: " + ", ".join(f"{k}={v}" for k, v in report["config"].items())]
     if "window_seconds" in report:
         out.append(f"measured window: {report['window_seconds']:.1f} s")
+    if "machine" in report:
+        m = report["machine"]
+        out.append(f"machine: {m['cpus']} CPUs, load average {m['load_average_start']} before the run, "
+                   f"{m['load_average_end']} after it (other work shares these cores)")
     if "rates" in report:
         rates = report["rates"]
         out.append(f"throughput: {rates['requests_per_second']} requests/s, {rates['bets_per_second']} bets/s, "
