@@ -63,7 +63,7 @@ def test_load_smoke_has_no_errors_and_a_sound_ledger(bench_database: str, tmp_pa
     assert report["errors"] == {}, output
     assert report["audit_ledger"]["sound"], output
     assert report["rates"]["bets"] > 0 and report["rates"]["decisions"] > 0, output
-    assert report["streams"]["held_max"] == report["streams"]["target"], output
+    assert report["streams"]["delivering_max"] == report["streams"]["target"], output
     assert report["cpu"]["server"]["seconds"] > 0, output
 
 

@@ -166,6 +166,7 @@ class Account:
                     if event == "state" and data:
                         if first:
                             self.rec.request(label + " (first event)", started, time.time() - started)
+                            self.rec.streams_live += 1
                             first = False
                         on_state(json.loads("\n".join(data)))
                     event, data = "message", []
@@ -181,3 +182,4 @@ class Account:
             return retry
         finally:
             self.rec.streams_open -= 1
+            self.rec.streams_live -= not first

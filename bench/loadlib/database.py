@@ -7,7 +7,8 @@ dealer lag comes from the timestamps the server records: the audit log's ``round
 ``round_settled`` entries, and the decisions' ``decided_at``. A step is *due* when its window
 closes: the betting deadline; for a decision window (R8), its deadline when anyone timed out,
 otherwise the last decision (the window closes early once every bettor has decided); the
-settlement is due as the river is dealt, and the next round as the last one settles.
+settlement is due as the river is dealt, the next round as the last one settles, and an empty
+betting window is reopened when it ends (a round nobody bet on is not dealt).
 """
 
 from __future__ import annotations
@@ -59,6 +60,8 @@ def dealer_lag(url: str, table_ids: list[int], since: float, until: float) -> di
     settled_at: dict[tuple[int, int], dt.datetime] = {}
     for round_id, table_id, number, action, at, detail in entries:
         if action in ("round_opened", "betting_extended"):
+            if action == "betting_extended" and round_id in betting_due:
+                lags["empty betting window reopened"].append((at - betting_due[round_id]).total_seconds())
             betting_due[round_id] = dt.datetime.fromisoformat(detail["deadline"])
             previous = settled_at.get((table_id, number - 1))
             if action == "round_opened" and previous is not None:

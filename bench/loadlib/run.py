@@ -133,7 +133,7 @@ async def _sample(ctx: Context, stop: asyncio.Event) -> None:
         await asyncio.sleep(SAMPLE_EVERY)
         rec.loop_lags.append(max(0.0, time.perf_counter() - before - SAMPLE_EVERY))
         if rec.window is not None and rec.window[1] == float("inf"):
-            rec.stream_samples.append(rec.streams_open)
+            rec.stream_samples.append((rec.streams_open, rec.streams_live))
 
 
 async def _open_streams(ctx: Context, stop: asyncio.Event) -> list[asyncio.Task[None]]:

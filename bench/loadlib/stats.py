@@ -58,7 +58,8 @@ class Recorder:
     late: Counter[str] = field(default_factory=Counter)
     retries: Counter[str] = field(default_factory=Counter)
     streams_open: int = 0
-    stream_samples: list[int] = field(default_factory=list)
+    streams_live: int = 0
+    stream_samples: list[tuple[int, int]] = field(default_factory=list)
     stream_reconnects: int = 0
     event_delays: list[float] = field(default_factory=list)
     loop_lags: list[float] = field(default_factory=list)
@@ -98,9 +99,14 @@ class Recorder:
         return table
 
     def streams(self, target: int) -> dict[str, Any]:
-        held = self.stream_samples or [0]
-        return {"target": target, "held_min": min(held), "held_mean": round(sum(held) / len(held), 1),
-                "held_max": max(held), "reconnects": self.stream_reconnects}
+        """Streams held open (answered 200) and delivering (a state event received on the
+        current connection), sampled over the window."""
+        figures: dict[str, Any] = {"target": target, "reconnects": self.stream_reconnects}
+        for index, name in enumerate(("held", "delivering")):
+            values = [sample[index] for sample in self.stream_samples] or [0]
+            figures.update({f"{name}_min": min(values), f"{name}_mean": round(sum(values) / len(values), 1),
+                            f"{name}_max": max(values)})
+        return figures
 
     def decisions(self, required: int, automated: int, resolved: dict[tuple[str, int, str], bool]) -> dict[str, Any]:
         """R8 accounting: of every decision our players owed, the share the house took; of the
@@ -168,7 +174,8 @@ def render(report: dict[str, Any]) -> str:
     if "streams" in report:
         s = report["streams"]
         out.append(f"open streams: target {s['target']}, held min {s['held_min']} / mean {s['held_mean']} / "
-                   f"max {s['held_max']}; reconnects {s['reconnects']}")
+                   f"max {s['held_max']}, delivering min {s['delivering_min']} / mean {s['delivering_mean']} / "
+                   f"max {s['delivering_max']}; reconnects {s['reconnects']}")
     if "cpu" in report:
         out.append("CPU seconds in the measured window (and % of one core):")
         out += [f"  {name:20} {c['seconds']:8.2f} s  {c['percent_of_core']:6.1f} %"
