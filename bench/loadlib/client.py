@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -105,7 +106,8 @@ class Account:
             return
         message = ""
         if isinstance(payload, dict) and isinstance(payload.get("error"), dict):
-            message = str(payload["error"].get("message", ""))
+            # ids and amounts vary; the kind of refusal does not ("R2.3: N folded …")
+            message = re.sub(r"(?<=\s)\d+(?:\.\d+)?", "N", str(payload["error"].get("message", "")))
         if status == 409 and message[:1] == "R":  # refused by a rule (R2, R8): the round had moved on
             self.rec.late[f"{label}: {message.split(';')[0][:70]}"] += 1
             return

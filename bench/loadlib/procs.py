@@ -154,7 +154,8 @@ def listening_pids(port: int) -> list[int]:
 
 @dataclass
 class CpuMeter:
-    """CPU seconds (user + system) per named group of processes over a window. Sampled every
+    """CPU seconds (user + system) per named group of processes over a window, and per process
+    where a group has several (a pre-forking server's workers, a restarted process). Sampled every
     second, so a process killed mid-window still counts up to its last sample, and one started
     inside the window counts from zero."""
 
@@ -193,10 +194,15 @@ class CpuMeter:
 
     def figures(self) -> dict[str, dict[str, float]]:
         window = (self.stopped or time.time()) - (self.marked or time.time())
-        spent: dict[str, float] = {}
+        by_group: dict[str, list[tuple[int, float]]] = {}
         for pid, (name, total) in self.last.items():
-            spent[name] = spent.get(name, 0.0) + max(0.0, total - self.first.get(pid, 0.0))
-        spent[SERVER_TOTAL] = sum(seconds for name, seconds in spent.items() if name != CLIENT)
+            by_group.setdefault(name, []).append((pid, max(0.0, total - self.first.get(pid, 0.0))))
+        spent: dict[str, float] = {}
+        for name, processes in by_group.items():
+            spent[name] = sum(seconds for _, seconds in processes)
+            if len(processes) > 1:  # a pre-forking server's master and workers, or a restarted process
+                spent.update((f"  {name} pid {pid}", seconds) for pid, seconds in processes)
+        spent[SERVER_TOTAL] = sum(spent[name] for name in by_group if name != CLIENT)
         return {name: {"seconds": round(seconds, 2),
                        "percent_of_core": round(100 * seconds / window, 1) if window > 0 else 0.0}
                 for name, seconds in spent.items()}

@@ -86,16 +86,18 @@ def server_argv(args: Any, port: int, env: dict[str, str]) -> tuple[list[str], b
     return shlex.split(template.format(cli=args.cli, host=HOST, port=port, workers=args.workers)), production
 
 
-def build_plant(args: Any, env: dict[str, str], log_dir: Path) -> tuple[Plant, str]:
+def build_plant(args: Any, env: dict[str, str]) -> tuple[Plant, str, Path]:
+    """The server and dealer services of a run (not started yet), its address and log folder."""
+    log_dir = Path(args.log_dir or tempfile.mkdtemp(prefix="casino-bench-"))
+    log_dir.mkdir(parents=True, exist_ok=True)
     port = free_port(HOST)
     argv, production = server_argv(args, port, env)
     if args.dealers is None:
         args.dealers = 1 if production else 0
-    dealers = args.dealers
     services = [Service("server", argv, env, log_dir / "server.log")]
     services += [Service(f"dealer-{i + 1}", [args.cli, "dealer"], env, log_dir / f"dealer-{i + 1}.log")
-                 for i in range(dealers)]
-    return Plant(services), f"http://{HOST}:{port}"
+                 for i in range(args.dealers)]
+    return Plant(services), f"http://{HOST}:{port}", log_dir
 
 
 async def wait_ready(base_url: str, plant: Plant | None) -> None:
@@ -273,17 +275,15 @@ async def measure(args: Any, hooks: Hooks | None = None, title: str = "load") ->
     before ``audit-ledger`` and the ``after`` hook run, so they see a database at rest."""
     hooks = hooks or Hooks()
     env = environment(args)
-    log_dir = Path(args.log_dir or tempfile.mkdtemp(prefix="casino-bench-"))
-    log_dir.mkdir(parents=True, exist_ok=True)
     ctx = Context(args, Recorder(), floor.Cli(args.cli, env), args.url or "", [])
-    ctx.notes.append(f"logs of started processes: {log_dir}")
     report: dict[str, Any] = {"title": title}
     checks: list[dict[str, Any]] = []
     others: list[str] = []
     try:
         ctx.tables, others = await floor.ensure_tables(ctx.cli, args)
         if not args.url:
-            ctx.plant, ctx.base_url = build_plant(args, env, log_dir)
+            ctx.plant, ctx.base_url, log_dir = build_plant(args, env)
+            ctx.notes.append(f"logs of started processes: {log_dir}")
         checks = await _run(ctx, hooks, report, random.Random(args.seed))
     except (floor.SetupError, ApiError) as error:
         report["setup_error"] = str(error)
