@@ -93,12 +93,9 @@ def main(argv: list[str] | None = None) -> int:
         report["checks"].append(injector.check("setup", False, report["setup_error"]))
     passed = all(c["passed"] for c in report["checks"])
     report["passed"] = passed
-    print(stats.render(report))
-    for note in report.get("notes", []):
-        print(f"note: {note}")
+    stats.publish(report, args.json_path)
     print(f"faults: {'PASS' if passed else 'FAIL'} ({sum(c['passed'] for c in report['checks'])} of "
           f"{len(report['checks'])} checks passed)")
-    stats.write_json(report, args.json_path)
     return 0 if passed else 1
 
 

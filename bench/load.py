@@ -47,10 +47,7 @@ def main(argv: list[str] | None = None) -> int:
         args.players, args.streams = 0, 0
     procs.arm_ceiling(args.ceiling)
     report = asyncio.run(run.measure(args, title="idle" if args.idle else "load"))
-    print(stats.render(report))
-    for note in report.get("notes", []):
-        print(f"note: {note}")
-    stats.write_json(report, args.json_path)
+    stats.publish(report, args.json_path)
     if "setup_error" in report:
         print(f"setup failed: {report['setup_error']}", file=sys.stderr)
         return 1

@@ -190,8 +190,12 @@ def render(report: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
-def write_json(report: dict[str, Any], path: str | None) -> None:
-    if path:
-        with open(path, "w", encoding="utf-8") as handle:
+def publish(report: dict[str, Any], json_path: str | None) -> None:
+    """Print the report and its notes; with ``json_path`` also write it as JSON."""
+    print(render(report))
+    for note in report.get("notes", []):
+        print(f"note: {note}")
+    if json_path:
+        with open(json_path, "w", encoding="utf-8") as handle:
             json.dump(report, handle, indent=2)
             handle.write("\n")
