@@ -1,0 +1,217 @@
+"""The processes a run starts (the web server, dealers) and the CPU they spend.
+
+Each process gets its own session (process group), so stopping it stops exactly what the bench
+started and nothing else. A :class:`Plant` restarts a process that died under it, as a process
+manager would, and counts the restarts: a load run expects none, a faults run causes them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import psutil
+
+STOP_GRACE = 10.0
+#: the bench's own process, measured to show whether the client kept up; not part of the total
+CLIENT = "bench client"
+SERVER_TOTAL = "server + dealers"
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket() as probe:
+        probe.bind((host, 0))
+        return int(probe.getsockname()[1])
+
+
+#: every service this process started, for the hard ceiling's last-resort stop
+STARTED: list[Service] = []
+
+
+def arm_ceiling(seconds: float) -> None:
+    """After ``seconds``, whatever happens: stop everything started and exit 124."""
+
+    def abort() -> None:
+        print(f"hard ceiling of {seconds:.0f} s reached: stopping what the bench started", file=sys.stderr, flush=True)
+        for service in STARTED:
+            try:
+                service.stop()
+            except OSError:
+                continue
+        os._exit(124)
+
+    timer = threading.Timer(seconds, abort)
+    timer.daemon = True
+    timer.start()
+
+
+@dataclass
+class Service:
+    """One started process; ``argv`` is run in a new session with its output in ``log``."""
+
+    name: str
+    argv: list[str]
+    env: dict[str, str]
+    log: Path
+    process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        with self.log.open("ab") as out:
+            self.process = subprocess.Popen(self.argv, env=self.env, stdout=out, stderr=subprocess.STDOUT,
+                                            stdin=subprocess.DEVNULL, start_new_session=True)
+        STARTED.append(self)
+
+    @property
+    def pid(self) -> int | None:
+        return None if self.process is None else self.process.pid
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def pids(self) -> list[int]:
+        """This process and its children (a pre-forking server's workers)."""
+        if not self.alive() or self.pid is None:
+            return []
+        try:
+            root = psutil.Process(self.pid)
+            return [self.pid] + [child.pid for child in root.children(recursive=True)]
+        except psutil.NoSuchProcess:
+            return []
+
+    def stop(self) -> None:
+        """SIGTERM to the process group we created, then SIGKILL after a grace period."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        group = os.getpgid(self.process.pid)
+        os.killpg(group, signal.SIGTERM)
+        try:
+            self.process.wait(STOP_GRACE)
+        except subprocess.TimeoutExpired:
+            pass
+        try:  # whatever of the group outlived the grace period (workers of a pre-forking server)
+            os.killpg(group, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.process.wait(STOP_GRACE)
+
+    def tail(self, lines: int = 15) -> str:
+        try:
+            return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return ""
+
+
+@dataclass
+class Plant:
+    """The server and dealers of one run, supervised: whatever dies is started again."""
+
+    services: list[Service] = field(default_factory=list)
+    restarts: dict[str, int] = field(default_factory=dict)
+    stopping: bool = False
+
+    def start(self) -> None:
+        for service in self.services:
+            service.start()
+
+    def by_role(self, role: str) -> list[Service]:
+        return [s for s in self.services if s.name.startswith(role)]
+
+    async def supervise(self, every: float = 0.5) -> None:
+        while not self.stopping:
+            for service in self.services:
+                if not service.alive() and not self.stopping:
+                    self.restarts[service.name] = self.restarts.get(service.name, 0) + 1
+                    service.start()
+            await asyncio.sleep(every)
+
+    def stop(self) -> None:
+        self.stopping = True
+        for service in self.services:
+            service.stop()
+
+
+def listening_pids(port: int) -> list[int]:
+    """The processes listening on ``port`` and their children (a server the bench did not start)."""
+    roots = {c.pid for c in psutil.net_connections("tcp")
+             if c.status == psutil.CONN_LISTEN and c.laddr and c.laddr.port == port and c.pid}
+    pids = set(roots)
+    for pid in roots:
+        try:
+            pids.update(child.pid for child in psutil.Process(pid).children(recursive=True))
+        except psutil.NoSuchProcess:
+            continue
+    return sorted(pids)
+
+
+@dataclass
+class CpuMeter:
+    """CPU seconds (user + system) per named group of processes over a window, and per process
+    where a group has several (a pre-forking server's workers, a restarted process). Sampled every
+    second, so a process killed mid-window still counts up to its last sample, and one started
+    inside the window counts from zero."""
+
+    groups: dict[str, Callable[[], list[int]]]
+    first: dict[int, float] = field(default_factory=dict)
+    last: dict[int, tuple[str, float]] = field(default_factory=dict)
+    marked: float | None = None
+    stopped: float | None = None
+
+    def _pids(self) -> dict[str, list[int]]:
+        return {name: source() for name, source in self.groups.items()}
+
+    def sample(self) -> None:
+        if self.stopped is not None:
+            return
+        for name, pids in self._pids().items():
+            for pid in pids:
+                try:
+                    times = psutil.Process(pid).cpu_times()
+                except psutil.Error:
+                    continue
+                total = times.user + times.system
+                if self.marked is not None and pid not in self.first:
+                    self.first[pid] = 0.0
+                self.last[pid] = (name, total)
+
+    def mark(self) -> None:
+        """The window starts now: what each process has spent so far is not counted."""
+        self.sample()
+        self.marked = time.time()
+        self.first = {pid: total for pid, (_, total) in self.last.items()}
+
+    def finish(self) -> None:
+        self.sample()
+        self.stopped = time.time()
+
+    def figures(self) -> dict[str, dict[str, float]]:
+        window = (self.stopped or time.time()) - (self.marked or time.time())
+        by_group: dict[str, list[tuple[int, float]]] = {}
+        for pid, (name, total) in self.last.items():
+            by_group.setdefault(name, []).append((pid, max(0.0, total - self.first.get(pid, 0.0))))
+        spent: dict[str, float] = {}
+        for name, processes in by_group.items():
+            spent[name] = sum(seconds for _, seconds in processes)
+            if len(processes) > 1:  # a pre-forking server's master and workers, or a restarted process
+                spent.update((f"  {name} pid {pid}", seconds) for pid, seconds in processes)
+        spent[SERVER_TOTAL] = sum(spent[name] for name in by_group if name != CLIENT)
+        return {name: {"seconds": round(seconds, 2),
+                       "percent_of_core": round(100 * seconds / window, 1) if window > 0 else 0.0}
+                for name, seconds in spent.items()}
+
+    async def run(self, every: float = 1.0) -> None:
+        while self.stopped is None:
+            self.sample()
+            await asyncio.sleep(every)
+
+
+def own_pid() -> list[int]:
+    return [os.getpid()]

@@ -1,0 +1,320 @@
+"""One measured run: set up the floor, start (or find) the server and dealers, log the players in,
+open the streams, play for ``--duration``, let the rounds in play finish, then gather the figures.
+
+``faults.py`` runs the same thing with :class:`Hooks`: something to do during the measured window
+(kill processes, restart the database) and checks to make while the processes still run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import secrets
+import shlex
+import subprocess
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import aiohttp
+
+from . import database, floor
+from .client import Account, ApiError, connection_pool
+from .players import Pace, Player
+from .procs import CLIENT, CpuMeter, Plant, Service, free_port, listening_pids, own_pid
+from .stats import Recorder, percentiles
+
+HOST = "127.0.0.1"
+READY_CEILING = 90.0
+#: streams opened per second while ramping up
+STREAM_RAMP = 200.0
+#: one watcher account per this many idle streams
+STREAMS_PER_WATCHER = 500
+SAMPLE_EVERY = 0.5
+
+
+@dataclass
+class Context:
+    """What a run has built, for the hooks and the report."""
+
+    args: Any
+    recorder: Recorder
+    cli: floor.Cli
+    base_url: str
+    tables: list[floor.Table]
+    plant: Plant | None = None
+    players: list[Player] = field(default_factory=list)
+    watchers: list[Account] = field(default_factory=list)
+    started: float = field(default_factory=time.time)
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Hooks:
+    """Optional extras of a run (used by faults.py)."""
+
+    during: Callable[[Context], Awaitable[None]] | None = None
+    before_stop: Callable[[Context], Awaitable[list[dict[str, Any]]]] | None = None
+    after: Callable[[Context], Awaitable[list[dict[str, Any]]]] | None = None
+
+
+def environment(args: Any) -> dict[str, str]:
+    """The environment of every process the bench starts: the database, and one session key
+    shared by all web processes (a session made by one worker must be valid in another)."""
+    env = dict(os.environ)
+    env.update(CASINO_DATABASE_URL=args.database_url, PYTHONUNBUFFERED="1",
+               CASINO_SECRET_KEY=env.get("CASINO_SECRET_KEY") or secrets.token_hex(32))
+    return env
+
+
+def server_argv(args: Any, port: int, env: dict[str, str]) -> tuple[list[str], bool]:
+    """The server command, and whether it is a --production one (which deals in no thread)."""
+    template = args.server_cmd
+    if template is None:
+        usage = subprocess.run([args.cli, "serve", "--help"], capture_output=True, text=True, env=env,
+                               check=False).stdout
+        production = "--production" in usage
+        template = "{cli} serve " + ("--production --workers {workers} " if production else "") + \
+                   "--host {host} --port {port}"
+    else:
+        production = "--production" in template
+    return shlex.split(template.format(cli=args.cli, host=HOST, port=port, workers=args.workers)), production
+
+
+def build_plant(args: Any, env: dict[str, str]) -> tuple[Plant, str, Path]:
+    """The server and dealer services of a run (not started yet), its address and log folder."""
+    log_dir = Path(args.log_dir or tempfile.mkdtemp(prefix="casino-bench-"))
+    log_dir.mkdir(parents=True, exist_ok=True)
+    port = free_port(HOST)
+    argv, production = server_argv(args, port, env)
+    if args.dealers is None:
+        args.dealers = 1 if production else 0
+    services = [Service("server", argv, env, log_dir / "server.log")]
+    services += [Service(f"dealer-{i + 1}", [args.cli, "dealer"], env, log_dir / f"dealer-{i + 1}.log")
+                 for i in range(args.dealers)]
+    return Plant(services), f"http://{HOST}:{port}", log_dir
+
+
+async def wait_ready(base_url: str, plant: Plant | None) -> None:
+    """Until ``GET /api/session`` answers, within a generous ceiling."""
+    deadline = time.time() + READY_CEILING
+    async with aiohttp.ClientSession() as probe:
+        while time.time() < deadline:
+            try:
+                async with probe.get(base_url + "/api/session", timeout=aiohttp.ClientTimeout(total=5)) as response:
+                    if response.status == 200:
+                        return
+            except (aiohttp.ClientError, asyncio.TimeoutError):
+                pass
+            await asyncio.sleep(0.3)
+    tail = plant.services[0].tail() if plant else ""
+    raise floor.SetupError(f"the server at {base_url} did not answer within {READY_CEILING:.0f} s\n{tail}")
+
+
+def cpu_meter(ctx: Context) -> CpuMeter:
+    groups: dict[str, Callable[[], list[int]]] = {CLIENT: own_pid}
+    if ctx.plant is not None:
+        for service in ctx.plant.services:
+            groups[service.name] = service.pids
+    else:
+        port = urlsplit(ctx.base_url).port or 80
+        groups[f"server (port {port})"] = lambda: listening_pids(port)
+    return CpuMeter(groups)
+
+
+async def _sample(ctx: Context, stop: asyncio.Event) -> None:
+    """Open streams held (inside the window) and the client's event-loop lag."""
+    rec = ctx.recorder
+    while not stop.is_set():
+        before = time.perf_counter()
+        await asyncio.sleep(SAMPLE_EVERY)
+        rec.loop_lags.append(max(0.0, time.perf_counter() - before - SAMPLE_EVERY))
+        if rec.window is not None and rec.window[1] == float("inf"):
+            rec.stream_samples.append((rec.streams_open, rec.streams_live))
+
+
+async def _open_streams(ctx: Context, stop: asyncio.Event) -> list[asyncio.Task[None]]:
+    """Each player's table and lobby streams, then the idle ones, ramped up."""
+    specs: list[tuple[Account, str, str, Callable[[dict[str, Any]], None]]] = []
+    for player in ctx.players:
+        specs.append((player.account, f"/events/tables/{player.table_id}", "GET /events/tables/{id}",
+                      player.on_table_state))
+        specs.append((player.account, "/events/lobby", "GET /events/lobby", lambda _: None))
+    for i in range(ctx.args.streams):
+        watcher, table = ctx.watchers[i % len(ctx.watchers)], ctx.tables[i % len(ctx.tables)]
+        path, label = (("/events/lobby", "GET /events/lobby (idle)") if i % 2 else
+                       (f"/events/tables/{table.id}", "GET /events/tables/{id} (idle)"))
+        specs.append((watcher, path, label, lambda _: None))
+    tasks = []
+    for account, path, label, on_state in specs:
+        tasks.append(asyncio.create_task(account.stream(path, label, on_state, stop)))
+        await asyncio.sleep(1 / STREAM_RAMP)
+    return tasks
+
+
+async def _until(condition: Callable[[], bool], ceiling: float, every: float = 0.25) -> bool:
+    deadline = time.time() + ceiling
+    while not condition():
+        if time.time() >= deadline:
+            return False
+        await asyncio.sleep(every)
+    return True
+
+
+async def _setup_people(ctx: Context, pool: aiohttp.ClientSession, rng: random.Random) -> None:
+    args, rec = ctx.args, ctx.recorder
+    accounts = [Account(pool, ctx.base_url, rec, f"bench-p{i + 1:05d}", floor.PASSWORD) for i in range(args.players)]
+    watchers = -(-args.streams // STREAMS_PER_WATCHER)
+    ctx.watchers = [Account(pool, ctx.base_url, rec, f"bench-w{i + 1:03d}", floor.PASSWORD) for i in range(watchers)]
+    created = await floor.ensure_accounts(ctx.cli, accounts + ctx.watchers)
+    pace = Pace(args.margin)
+    ctx.players = [Player(a, ctx.tables[i % len(ctx.tables)].id, random.Random(rng.random()), rec, pace)
+                   for i, a in enumerate(accounts)]
+    deposits = await floor.ensure_funds(ctx.cli, [(p.account, p.table_id) for p in ctx.players], f"{ctx.started:.0f}")
+    ctx.notes.append(f"setup: {created} accounts created, {deposits} deposits, {len(ctx.watchers)} watchers")
+
+
+async def _play(ctx: Context, hooks: Hooks, meter: CpuMeter) -> list[dict[str, Any]]:
+    """The measured window, the drain, the R8 accounting and the hooks' checks."""
+    args, rec = ctx.args, ctx.recorder
+    stop, sampler_stop = asyncio.Event(), asyncio.Event()
+    sampler = asyncio.create_task(_sample(ctx, sampler_stop))
+    streams = await _open_streams(ctx, stop)
+    target = 2 * len(ctx.players) + args.streams
+    if not await _until(lambda: rec.streams_open >= target, 60.0):
+        ctx.notes.append(f"only {rec.streams_open} of {target} streams were open when the window started")
+    meter.mark()
+    rec.window = (time.time(), float("inf"))
+    during = asyncio.create_task(hooks.during(ctx)) if hooks.during else None
+    await asyncio.sleep(args.duration)
+    rec.window = (rec.window[0], time.time())
+    meter.finish()
+    if during is not None:
+        await during
+    ctx.players[0].pace.accepting = False
+    drain = args.betting_seconds + 3 * args.decision_seconds + 30
+    if not await _until(lambda: all(p.drained() for p in ctx.players), drain):
+        ctx.notes.append(f"drain: some rounds still in play after {drain} s")
+    checks = await hooks.before_stop(ctx) if hooks.before_stop else []
+    stop.set()
+    sampler_stop.set()
+    for task in streams + [sampler] + [t for p in ctx.players for t in p.tasks]:
+        task.cancel()
+    await asyncio.gather(*streams, sampler, return_exceptions=True)
+    return checks
+
+
+async def _decision_accounting(ctx: Context) -> dict[str, Any]:
+    owed = automated = 0
+    resolved: dict[tuple[str, int, str], bool] = {}
+    gate = asyncio.Semaphore(8)
+
+    async def one(player: Player) -> tuple[int, int, dict[tuple[str, int, str], bool]]:
+        async with gate:
+            return await player.resolve()
+
+    for o, a, r in await asyncio.gather(*(one(p) for p in ctx.players)):
+        owed, automated = owed + o, automated + a
+        resolved.update(r)
+    return ctx.recorder.decisions(owed, automated, resolved)
+
+
+def _config(args: Any, others: list[str]) -> dict[str, Any]:
+    keys = ("players", "tables", "pools", "streams", "duration", "betting_seconds", "decision_seconds", "margin",
+            "workers", "dealers")
+    config = {key: getattr(args, key) for key in keys}
+    config["server"] = args.url or "started by the bench"
+    if others:
+        config["other_open_tables"] = len(others)
+    return config
+
+
+async def _run(ctx: Context, hooks: Hooks, report: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
+    """Start the processes, then the idle measurement or the players' run."""
+    args, rec, supervisor = ctx.args, ctx.recorder, None
+    checks: list[dict[str, Any]] = []
+    load_at_start = round(os.getloadavg()[0], 2)
+    try:
+        if ctx.plant is not None:
+            ctx.plant.start()
+            supervisor = asyncio.create_task(ctx.plant.supervise())
+        await wait_ready(ctx.base_url, ctx.plant)
+        meter = cpu_meter(ctx)
+        metering = asyncio.create_task(meter.run())
+        async with connection_pool(2 ** 20) as pool:
+            if args.idle:
+                meter.mark()
+                rec.window = (time.time(), float("inf"))
+                await asyncio.sleep(args.duration)
+                rec.window = (rec.window[0], time.time())
+                meter.finish()
+            else:
+                await _setup_people(ctx, pool, rng)
+                checks = await _play(ctx, hooks, meter)
+                report["decisions"] = await _decision_accounting(ctx)
+        metering.cancel()
+        report["cpu"] = meter.figures()
+        report["machine"] = {"cpus": os.cpu_count(), "load_average_start": load_at_start,
+                             "load_average_end": round(os.getloadavg()[0], 2)}
+    finally:
+        if ctx.plant is not None:
+            ctx.plant.stop()
+            report["restarts"] = dict(ctx.plant.restarts)
+        if supervisor is not None:
+            supervisor.cancel()
+    return checks
+
+
+async def measure(args: Any, hooks: Hooks | None = None, title: str = "load") -> dict[str, Any]:
+    """The whole run; returns the report (see :func:`stats.render`). The processes are stopped
+    before ``audit-ledger`` and the ``after`` hook run, so they see a database at rest."""
+    hooks = hooks or Hooks()
+    env = environment(args)
+    ctx = Context(args, Recorder(), floor.Cli(args.cli, env), args.url or "", [])
+    report: dict[str, Any] = {"title": title}
+    checks: list[dict[str, Any]] = []
+    others: list[str] = []
+    try:
+        ctx.tables, others = await floor.ensure_tables(ctx.cli, args)
+        if not args.url:
+            ctx.plant, ctx.base_url, log_dir = build_plant(args, env)
+            ctx.notes.append(f"logs of started processes: {log_dir}")
+        checks = await _run(ctx, hooks, report, random.Random(args.seed))
+    except (floor.SetupError, ApiError) as error:
+        report["setup_error"] = str(error)
+    report["config"] = _config(args, others)
+    audit = await ctx.cli.audit_ledger()
+    if hooks.after is not None and "setup_error" not in report:
+        checks += await hooks.after(ctx)
+    return finish_report(ctx, report, checks, audit)
+
+
+def finish_report(ctx: Context, report: dict[str, Any], checks: list[dict[str, Any]],
+                  audit: dict[str, Any]) -> dict[str, Any]:
+    rec = ctx.recorder
+    if rec.window is not None and rec.window[1] != float("inf"):
+        report["window_seconds"] = round(rec.seconds(), 1)
+        if not ctx.args.idle:
+            report["rates"] = {"requests": rec.in_window("request"), "bets": rec.in_window("bet"),
+                               "decisions": rec.in_window("decision"),
+                               "requests_per_second": rec.rate("request"), "bets_per_second": rec.rate("bet"),
+                               "decisions_per_second": rec.rate("decision")}
+            report["latency"] = rec.latency_table()
+            report["errors"], report["late"], report["retries"] = dict(rec.errors), dict(rec.late), dict(rec.retries)
+            report["streams"] = rec.streams(2 * len(ctx.players) + ctx.args.streams)
+            report["event_delay"] = percentiles(rec.event_delays)
+            report["loop_lag"] = percentiles(rec.loop_lags)
+        try:
+            report["dealer_lag"] = database.dealer_lag(ctx.args.database_url, [t.id for t in ctx.tables],
+                                                       rec.window[0], time.time())
+        except Exception as error:  # the timestamps are a bonus: a schema change must not lose the run
+            report["dealer_lag"] = {"unavailable": f"{type(error).__name__}: {error}"}
+    report["audit_ledger"] = audit
+    report["checks"] = checks
+    report["notes"] = ctx.notes
+    return report

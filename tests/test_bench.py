@@ -1,0 +1,78 @@
+"""The load and fault instruments (``bench/load.py``, ``bench/faults.py``) in their ``--smoke``
+size, against a fresh PostgreSQL database: they set the floor up through the CLI, start the
+server and a dealer, play through the public API and event streams, and stop what they started.
+
+The smoke load meets no error and leaves the ledger sound; the smoke faults (the web server and a
+dealer killed with SIGKILL mid-run) leave no round stuck (R8: every window closes and the round
+goes on), the ledger and pools whole and every settled round replayable. Each run has its own
+generous ceiling: the machine is shared.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+POSTGRES_URL = os.environ.get("CASINO_TEST_DATABASE_URL")
+#: per instrument run: setup (a fresh database creates its players through the CLI) + 30 s + checks
+CEILING = 900
+
+pytestmark = [pytest.mark.postgres,
+              pytest.mark.skipif(not POSTGRES_URL, reason="CASINO_TEST_DATABASE_URL is not set")]
+
+
+@pytest.fixture(scope="module")
+def bench_database() -> Iterator[str]:
+    """A database of its own (the instruments migrate it), dropped at the end."""
+    for module in ("aiohttp", "psutil"):
+        pytest.importorskip(module, reason="the bench extra is not installed: pip install -e '.[bench]'")
+    import psycopg
+
+    server, _, _ = (POSTGRES_URL or "").rpartition("/")
+    name = f"casino_bench_{uuid.uuid4().hex[:12]}"
+    plain = server.replace("postgresql+psycopg://", "postgresql://") + "/postgres"
+    with psycopg.connect(plain, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    yield f"{server}/{name}"
+    with psycopg.connect(plain, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def run_smoke(script: str, database_url: str, tmp_path: Path) -> tuple[int, dict[str, Any], str]:
+    out = tmp_path / f"{script}.json"
+    result = subprocess.run([sys.executable, str(ROOT / "bench" / script), "--smoke", "--seed", "7",
+                             "--database-url", database_url, "--json", str(out), "--log-dir", str(tmp_path / "logs")],
+                            capture_output=True, text=True, timeout=CEILING, cwd=ROOT, check=False)
+    output = result.stdout + result.stderr
+    report = json.loads(out.read_text()) if out.exists() else {}
+    return result.returncode, report, output
+
+
+def test_load_smoke_has_no_errors_and_a_sound_ledger(bench_database: str, tmp_path: Path) -> None:
+    code, report, output = run_smoke("load.py", bench_database, tmp_path)
+    assert code == 0, output
+    assert report["errors"] == {}, output
+    assert report["audit_ledger"]["sound"], output
+    assert report["rates"]["bets"] > 0 and report["rates"]["decisions"] > 0, output
+    assert report["streams"]["delivering_max"] == report["streams"]["target"], output
+    assert report["cpu"]["server"]["seconds"] > 0, output
+
+
+def test_faults_smoke_r8_no_round_stuck_and_money_whole_after_kills(bench_database: str, tmp_path: Path) -> None:
+    code, report, output = run_smoke("faults.py", bench_database, tmp_path)
+    assert code == 0, output
+    assert report["passed"], output
+    assert {check["name"] for check in report["checks"]} >= {
+        "audit-ledger sound", "no round stuck", "wallets equal their postings", "pools equal their history",
+        "replay of every settled round identical", "every killed process running again"}
+    kills = [fault["what"] for fault in report["faults"] if "pid" in fault]
+    assert len(kills) == 2 and kills[1] == "kill -9 a dealer", output
