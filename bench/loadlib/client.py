@@ -150,7 +150,7 @@ class Account:
                 self.rec.stream_reconnects += 1
                 try:
                     await asyncio.wait_for(stop.wait(), retry)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     pass
 
     async def _read_events(self, response: aiohttp.ClientResponse, label: str, started: float,

@@ -102,7 +102,7 @@ def ledger_breaks(url: str) -> dict[str, Any]:
                    if not amount == moved == (ledger or 0)]
     return {"wallets": wallets, "wallet_breaks": [f"{code}: balance {b}, postings {p}" for code, b, p in wallet_breaks],
             "pools": len(pools),
-            "pool_breaks": [f"{name}: amount {a}, movements {m}, ledger {l}" for name, a, m, l in pool_breaks]}
+            "pool_breaks": [f"{name}: amount {a}, movements {m}, ledger {led}" for name, a, m, led in pool_breaks]}
 
 
 def settled_rounds(url: str, table_ids: list[int], since: float) -> list[int]:

@@ -114,7 +114,7 @@ async def ensure_accounts(cli: Cli, accounts: Sequence[Account]) -> int:
             return await account.login()
 
     found = await asyncio.gather(*(login(a) for a in accounts))
-    missing = [(i, a) for i, (a, ok) in enumerate(zip(accounts, found)) if not ok]
+    missing = [(i, a) for i, (a, ok) in enumerate(zip(accounts, found, strict=True)) if not ok]
     await asyncio.gather(*(cli.json("player", "create", a.username, "--currency", CURRENCIES[i % len(CURRENCIES)],
                                     "--password", a.password) for i, a in missing))
     again = await asyncio.gather(*(login(a) for _, a in missing))

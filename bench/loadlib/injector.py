@@ -159,7 +159,7 @@ async def after(ctx: Context) -> list[dict[str, Any]]:
         return results + [check("database checks", False, f"{type(error).__name__}: {error}")]
     replays = await asyncio.gather(*(ctx.cli.run("replay", str(round_id)) for round_id in rounds))
     differ = [f"{round_id}: exit {code} {(out + err).strip().splitlines()[-1:]}"
-              for round_id, (code, out, err) in zip(rounds, replays) if code != 0]
+              for round_id, (code, out, err) in zip(rounds, replays, strict=True) if code != 0]
     results.append(check("replay of every settled round identical", bool(rounds) and not differ,
                          f"{len(rounds)} settled rounds replayed; differing: {differ[:5] or 'none'}"))
     return results

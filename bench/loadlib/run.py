@@ -109,7 +109,7 @@ async def wait_ready(base_url: str, plant: Plant | None) -> None:
                 async with probe.get(base_url + "/api/session", timeout=aiohttp.ClientTimeout(total=5)) as response:
                     if response.status == 200:
                         return
-            except (aiohttp.ClientError, asyncio.TimeoutError):
+            except (TimeoutError, aiohttp.ClientError):
                 pass
             await asyncio.sleep(0.3)
     tail = plant.services[0].tail() if plant else ""

@@ -137,7 +137,7 @@ def _counter(title: str, counts: dict[str, int]) -> list[str]:
 
 def render(report: dict[str, Any]) -> str:
     """The report as the lines a person reads."""
-    out = [f"== {report['title']}", f"config: " + ", ".join(f"{k}={v}" for k, v in report["config"].items())]
+    out = [f"== {report['title']}", "config: " + ", ".join(f"{k}={v}" for k, v in report["config"].items())]
     if "window_seconds" in report:
         out.append(f"measured window: {report['window_seconds']:.1f} s")
     if "machine" in report:
