@@ -53,6 +53,16 @@ def _seconds(raw: str) -> float:
     return seconds
 
 
+def _bytes(raw: str) -> int:
+    try:
+        size = int(raw)
+    except ValueError:
+        raise ValueError("is not a whole number of bytes") from None
+    if size < 1024:
+        raise ValueError("is below 1024 bytes")
+    return size
+
+
 SWITCH_WORDS = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False,
                 "off": False}
 
@@ -69,6 +79,7 @@ WHOLE_SECONDS = Kind("whole seconds ≥ 1", _whole_seconds)
 SECONDS = Kind("seconds > 0", _seconds)
 SWITCH = Kind("on/off", _switch)
 FOLDER = Kind("folder", Path)
+BYTES = Kind("bytes ≥ 1024", _bytes)
 
 
 @dataclass(frozen=True)
@@ -102,6 +113,9 @@ VARIABLES: tuple[Variable, ...] = (
     Variable("CASINO_SECURE_COOKIES", SWITCH, None,
              "session cookies only over https (browsers take them from http://localhost too); off: plain http too",
              "on, except when debugging or testing", "CASINO_SECURE_COOKIES"),
+    Variable("CASINO_MAX_CONTENT_LENGTH", BYTES, "262144",
+             "largest request body; a bigger one is refused with 413 before it is read",
+             config_key="MAX_CONTENT_LENGTH"),
     Variable("CASINO_PAYTABLES_DIR", FOLDER, None, "the folder of versioned paytable files",
              "the checkout's `paytables/`, else the copy installed with the package"),
     Variable("CASINO_CACHE_DIR", FOLDER, None, "cache of the exact RTP enumeration", "`~/.cache/casino_holdem`"),
