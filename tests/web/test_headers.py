@@ -14,8 +14,8 @@ from support.web import WebCasino
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 #: an inline handler (onclick=…), a style attribute, a javascript: URL, or a <script> that is not data
-INLINE = re.compile(r"""\son[a-z]+\s*=|\sstyle\s*=|javascript:|<script(?![^>]*\bsrc=)(?![^>]*type="application/json")""",
-                    re.IGNORECASE)
+INLINE = re.compile(r"""\son[a-z]+\s*=|\sstyle\s*=|javascript:"""
+                    r"""|<script(?![^>]*\bsrc=)(?![^>]*type="application/json")""", re.IGNORECASE)
 
 
 def _directives(policy: str) -> dict[str, str]:
