@@ -33,14 +33,19 @@ class Kind:
     parse: Callable[[str], Any]
 
 
-def _whole_seconds(raw: str) -> int:
-    try:
-        seconds = int(raw)
-    except ValueError:
-        raise ValueError("is not a whole number of seconds") from None
-    if seconds < 1:
-        raise ValueError("is below 1 second")
-    return seconds
+def _whole(units: str, minimum: int, smallest: str) -> Callable[[str], int]:
+    """A reader of whole numbers of ``units``, refusing those below ``minimum`` (written ``smallest``)."""
+
+    def parse(raw: str) -> int:
+        try:
+            number = int(raw)
+        except ValueError:
+            raise ValueError(f"is not a whole number of {units}") from None
+        if number < minimum:
+            raise ValueError(f"is below {smallest}")
+        return number
+
+    return parse
 
 
 def _seconds(raw: str) -> float:
@@ -51,16 +56,6 @@ def _seconds(raw: str) -> float:
     if not math.isfinite(seconds) or seconds <= 0:
         raise ValueError("is not a number of seconds above 0")
     return seconds
-
-
-def _bytes(raw: str) -> int:
-    try:
-        size = int(raw)
-    except ValueError:
-        raise ValueError("is not a whole number of bytes") from None
-    if size < 1024:
-        raise ValueError("is below 1024 bytes")
-    return size
 
 
 SWITCH_WORDS = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False,
@@ -75,11 +70,11 @@ def _switch(raw: str) -> bool:
 
 
 TEXT = Kind("text", str)
-WHOLE_SECONDS = Kind("whole seconds ≥ 1", _whole_seconds)
+WHOLE_SECONDS = Kind("whole seconds ≥ 1", _whole("seconds", 1, "1 second"))
 SECONDS = Kind("seconds > 0", _seconds)
 SWITCH = Kind("on/off", _switch)
 FOLDER = Kind("folder", Path)
-BYTES = Kind("bytes ≥ 1024", _bytes)
+BYTES = Kind("bytes ≥ 1024", _whole("bytes", 1024, "1024 bytes"))
 
 
 @dataclass(frozen=True)

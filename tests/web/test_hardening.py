@@ -150,3 +150,12 @@ def test_a_body_over_the_size_limit_is_a_413(casino: WebCasino) -> None:
     assert limit == settings.value("CASINO_MAX_CONTENT_LENGTH")
     response = client.post("/api/session", {"username": "x" * limit, "password": "y"})
     assert response.status_code == 413 and response.get_json()["error"]["code"] == "payload_too_large"
+
+
+@pytest.mark.parametrize("raw, message", [("1023", "'1023' is below 1024 bytes"),
+                                          ("1k", "'1k' is not a whole number of bytes")])
+def test_the_request_size_limit_is_a_whole_number_of_bytes(monkeypatch: pytest.MonkeyPatch, raw: str,
+                                                             message: str) -> None:
+    monkeypatch.setenv("CASINO_MAX_CONTENT_LENGTH", raw)
+    with pytest.raises(settings.InvalidSetting, match=f"^CASINO_MAX_CONTENT_LENGTH: {message}$"):
+        settings.value("CASINO_MAX_CONTENT_LENGTH")
