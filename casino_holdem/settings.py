@@ -33,14 +33,19 @@ class Kind:
     parse: Callable[[str], Any]
 
 
-def _whole_seconds(raw: str) -> int:
-    try:
-        seconds = int(raw)
-    except ValueError:
-        raise ValueError("is not a whole number of seconds") from None
-    if seconds < 1:
-        raise ValueError("is below 1 second")
-    return seconds
+def _whole(units: str, minimum: int, smallest: str) -> Callable[[str], int]:
+    """A reader of whole numbers of ``units``, refusing those below ``minimum`` (written ``smallest``)."""
+
+    def parse(raw: str) -> int:
+        try:
+            number = int(raw)
+        except ValueError:
+            raise ValueError(f"is not a whole number of {units}") from None
+        if number < minimum:
+            raise ValueError(f"is below {smallest}")
+        return number
+
+    return parse
 
 
 def _seconds(raw: str) -> float:
@@ -65,10 +70,11 @@ def _switch(raw: str) -> bool:
 
 
 TEXT = Kind("text", str)
-WHOLE_SECONDS = Kind("whole seconds ≥ 1", _whole_seconds)
+WHOLE_SECONDS = Kind("whole seconds ≥ 1", _whole("seconds", 1, "1 second"))
 SECONDS = Kind("seconds > 0", _seconds)
 SWITCH = Kind("on/off", _switch)
 FOLDER = Kind("folder", Path)
+BYTES = Kind("bytes ≥ 1024", _whole("bytes", 1024, "1024 bytes"))
 
 
 @dataclass(frozen=True)
@@ -104,6 +110,9 @@ VARIABLES: tuple[Variable, ...] = (
              "on, except when debugging or testing", "CASINO_SECURE_COOKIES"),
     Variable("CASINO_OPERATOR_IDLE_SECONDS", WHOLE_SECONDS, "900",
              "an operator's session ends after this long without a request (players: 12 hours)"),
+    Variable("CASINO_MAX_CONTENT_LENGTH", BYTES, "262144",
+             "largest request body; a bigger one is refused with 413 before it is read",
+             config_key="MAX_CONTENT_LENGTH"),
     Variable("CASINO_PAYTABLES_DIR", FOLDER, None, "the folder of versioned paytable files",
              "the checkout's `paytables/`, else the copy installed with the package"),
     Variable("CASINO_CACHE_DIR", FOLDER, None, "cache of the exact RTP enumeration", "`~/.cache/casino_holdem`"),

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import api, auth, errors, events, formatting, history, lobby, operator_auth, security, table
+from . import api, auth, errors, events, formatting, headers, history, inputs, lobby, operator_auth, security, table
 
 
 def init_web(app: Flask) -> None:
-    """Register the web layer on ``app``: session and CSRF settings, error pages, blueprints."""
+    """Register the web layer on ``app``: session and CSRF settings, input checks, security
+    headers, error pages, blueprints (after :func:`inputs.register`, which bounds their ids)."""
     security.configure(app)
+    inputs.register(app)
+    headers.register(app)
     errors.register(app)
     formatting.register(app)
     for blueprint in (auth.bp, operator_auth.bp, lobby.bp, table.bp, history.bp, api.bp, events.bp):

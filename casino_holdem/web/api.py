@@ -37,10 +37,19 @@ def _body() -> dict[str, Any]:
     return data
 
 
-def _text(data: dict[str, Any], name: str, *, limit: int = 256) -> str:
+def _text(data: dict[str, Any], name: str, *, limit: int = openapi.MAX_CREDENTIAL) -> str:
     value = data.get(name)
     if not isinstance(value, str) or not value or len(value) > limit:
         raise BadRequest(f"{name}: required, a string of 1 to {limit} characters", name)
+    return value
+
+
+def _amount(data: dict[str, Any], name: str, default: str | None = None) -> str:
+    """An amount as the document's ``AMOUNT`` writes it; its unit and limits are the rules' (R2.1, R6)."""
+    value = data.get(name, default)
+    if not isinstance(value, str) or not re.fullmatch(openapi.AMOUNT_PATTERN, value):
+        raise BadRequest(f"{name}: required, a decimal string such as \"10.50\" "
+                         "(up to 13 digits, 8 decimals)", name)
     return value
 
 
@@ -112,7 +121,7 @@ def table(table_id: int) -> Response:
 def place_bets(table_id: int) -> tuple[Response, int]:
     """R2.1: Ante, optional Bonus and Progressive; idempotent by ``request_id``."""
     data = _body()
-    receipt = rounds.place_bets(player_id(), table_id, data.get("ante"), data.get("bonus", "0"),
+    receipt = rounds.place_bets(player_id(), table_id, _amount(data, "ante"), _amount(data, "bonus", "0"),
                                 data.get("progressive", False),
                                 request_id=_text(data, "request_id", limit=rounds.MAX_REQUEST_ID))
     return jsonify(jsonable(receipt)), 201
@@ -144,7 +153,7 @@ def round_(round_id: int) -> Response:
 def decide(round_id: int) -> tuple[Response, int]:
     """R2.3-R2.5: fold or flop, then bet or check; once per street; idempotent by ``request_id``."""
     data = _body()
-    receipt = rounds.decide(player_id(), round_id, _text(data, "action", limit=16),
+    receipt = rounds.decide(player_id(), round_id, _text(data, "action", limit=openapi.MAX_ACTION),
                             request_id=_text(data, "request_id", limit=rounds.MAX_REQUEST_ID))
     return jsonify(jsonable(receipt)), 201
 
@@ -153,7 +162,7 @@ def page_argument() -> int:
     """The ``page`` query parameter (1 when absent)."""
     raw = request.args.get("page", "1")
     if not re.fullmatch(r"[1-9][0-9]{0,5}", raw):
-        raise BadRequest(f"page: {raw[:20]!r} is not a page number (1 to 999999)", "page")
+        raise BadRequest(f"page: {raw[:20]!r} is not a page number (1 to {openapi.MAX_PAGE})", "page")
     return int(raw)
 
 

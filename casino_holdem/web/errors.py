@@ -13,7 +13,8 @@ from ..services.errors import ServiceError
 from .security import wants_json
 
 CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "method_not_allowed",
-         409: "conflict", 415: "unsupported_media_type", 422: "unprocessable", 429: "too_many_requests"}
+         409: "conflict", 413: "payload_too_large", 415: "unsupported_media_type", 422: "unprocessable",
+         429: "too_many_requests"}
 
 
 def error_response(status: int, message: str, field: str | None = None) -> tuple[Response | str, int]:
@@ -35,7 +36,7 @@ def _too_many(error: TooManyAttempts) -> tuple[Response | str, int, dict[str, st
 
 def _http_error(error: HTTPException) -> tuple[Response | str, int]:
     status = error.code or 500
-    return error_response(status, error.description or error.name)
+    return error_response(status, error.description or error.name, getattr(error, "field", None))
 
 
 def register(app: Flask) -> None:

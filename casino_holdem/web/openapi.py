@@ -1,16 +1,35 @@
-"""The OpenAPI 3 description of ``/api/``; a test keeps it in step with the app's routes."""
+"""The OpenAPI 3 description of ``/api/``; tests keep it in step with the app's routes and with
+every limit the server enforces (tests/web/test_openapi_limits.py sends each boundary value).
+
+The limits are written once: the request schemas below are built from the constants the server
+checks (:mod:`.api`, :mod:`.inputs`, the services), so the two cannot drift apart.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..services import accounts, rounds
+from .inputs import MAX_ID
+
 VERSION = "1.0.0"
+#: the longest username or password the API reads; a longer one is a 400 before any lookup
+MAX_CREDENTIAL = 256
+MAX_ACTION = 16
+MAX_PAGE = 999_999
+#: a request amount: at most 13 integer digits (amounts stay below 10^13) and 8 decimals
+AMOUNT_PATTERN = r"^[0-9]{1,13}(\.[0-9]{1,8})?$"
+CURRENCY_PATTERN = "^[A-Z]{3}$"
+ACTIONS = ["fold", "flop", "bet", "check"]
 MONEY = {"type": "string", "pattern": r"^-?[0-9]+(\.[0-9]+)?$", "description": "an exact decimal amount",
          "example": "10.50"}
 NULLABLE_MONEY = {**MONEY, "nullable": True}
 CARD = {"type": "string", "pattern": "^[2-9TJQKA][cdhs]$", "example": "As"}
 CARDS = {"type": "array", "items": CARD}
-REQUEST_ID = {"type": "string", "minLength": 1, "maxLength": 128,
+AMOUNT = {"type": "string", "pattern": AMOUNT_PATTERN, "example": "10.50",
+          "description": "an exact decimal amount; whole units of the currency (R6) are checked after the format"}
+ID = {"type": "integer", "minimum": 1, "maximum": MAX_ID}
+REQUEST_ID = {"type": "string", "minLength": 1, "maxLength": rounds.MAX_REQUEST_ID,
               "description": "the client's idempotency key: a retry with the same id returns the first result"}
 
 
@@ -62,7 +81,7 @@ def _operation(summary: str, schema: dict[str, Any], *, errors: str = "", body: 
 
 
 def _path_id(name: str) -> list[dict[str, Any]]:
-    return [{"name": name, "in": "path", "required": True, "schema": {"type": "integer"}}]
+    return [{"name": name, "in": "path", "required": True, "schema": ID}]
 
 
 SCHEMAS: dict[str, Any] = {
@@ -125,7 +144,8 @@ SCHEMAS: dict[str, Any] = {
                         "last_round": {**_nullable("Round"),
                                        "description": "the last finished round, shown while the next takes bets"},
                         "balance": _ref("Balance")}),
-    "BetRequest": _obj({"ante": MONEY, "bonus": MONEY, "progressive": {"type": "boolean"}, "request_id": REQUEST_ID},
+    "BetRequest": _obj({"ante": AMOUNT, "bonus": {**AMOUNT, "default": "0"},
+                        "progressive": {"type": "boolean", "default": False}, "request_id": REQUEST_ID},
                        ("ante", "request_id")),
     "BetReceipt": _obj({"bet_id": {"type": "integer"}, "round_id": {"type": "integer"},
                         "round_number": {"type": "integer"}, "table_id": {"type": "integer"},
@@ -133,7 +153,7 @@ SCHEMAS: dict[str, Any] = {
                         "bonus": MONEY, "progressive": MONEY, "request_id": {"type": "string"},
                         "balance": _obj({"player_id": {"type": "integer"}, "currency": {"type": "string"},
                                          "balance": MONEY, "reserved": MONEY, "available": MONEY})}),
-    "DecisionRequest": _obj({"action": {"type": "string", "enum": ["fold", "flop", "bet", "check"]},
+    "DecisionRequest": _obj({"action": {"type": "string", "enum": ACTIONS},
                              "request_id": REQUEST_ID}, ("action", "request_id")),
     "Decision": _obj({"round_id": {"type": "integer"}, "player_id": {"type": "integer"},
                       "street": {"type": "string", "enum": ["preflop", "flop", "turn"]}, "action": {"type": "string"},
@@ -145,10 +165,12 @@ SCHEMAS: dict[str, Any] = {
 
 
 def _paths() -> dict[str, Any]:
-    credentials = _obj({"username": {"type": "string"}, "password": {"type": "string"}}, ("username", "password"))
-    registration = _obj({"username": {"type": "string", "pattern": "^[A-Za-z0-9_.-]{3,32}$"},
-                         "password": {"type": "string", "minLength": 8},
-                         "currency": {"type": "string", "example": "USD"}}, ("username", "password", "currency"))
+    text = {"type": "string", "minLength": 1, "maxLength": MAX_CREDENTIAL}
+    credentials = _obj({"username": text, "password": text}, ("username", "password"))
+    registration = _obj({"username": {"type": "string", "pattern": accounts.USERNAME.pattern},
+                         "password": {**text, "minLength": accounts.MIN_PASSWORD},
+                         "currency": {"type": "string", "pattern": CURRENCY_PATTERN, "example": "USD"}},
+                        ("username", "password", "currency"))
     table_id, round_id = _path_id("table_id"), _path_id("round_id")
     return {
         "/api/openapi.json": {"get": _operation("This document", {"type": "object"}, public=True)},
@@ -188,7 +210,8 @@ def _paths() -> dict[str, Any]:
         },
         "/api/history": {"get": _operation(
             "Your finished rounds, newest first, 10 a page", _ref("History"), errors="400",
-            parameters=[{"name": "page", "in": "query", "schema": {"type": "integer", "minimum": 1}}])},
+            parameters=[{"name": "page", "in": "query",
+                         "schema": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE, "default": 1}}])},
     }
 
 
