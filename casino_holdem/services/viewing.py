@@ -30,13 +30,14 @@ from ..core.cards import format_cards
 from ..core.money import format_amount
 from ..core.paytable import CurrencySpec
 from ..core.phases import ANTE_MULTIPLE, Action
-from ..core.round import FINISHED, Bettor, Round
+from ..core.round import FINISHED, Bettor, Phase, Round
 from ..extensions import db
 from ..models import AwardRecord, Bet, GameRound, GameTable, Player
 from . import jackpot, queries, tables, wallet
 from .errors import Unprocessable
 from .round_rows import load_round, table_paytable
 from .transaction import clock, transactional
+from .windows import window_end
 
 #: chip denominations as multiples of the table's minimum Ante
 CHIP_STEPS = (1, 5, 25, 100)
@@ -60,6 +61,17 @@ def _award_part(award: AwardRecord) -> dict[str, Any]:
             "amount": format_amount(award.amount)}
 
 
+def _deadline(round_row: GameRound) -> str | None:
+    """The deadline the players count down to: for a round nobody has bet on yet, the end of the
+    betting window in force (windows are reopened lazily, :mod:`.windows`)."""
+    deadline = round_row.deadline
+    if deadline is None:
+        return None
+    if round_row.phase == Phase.BETTING.value and not round_row.bets:
+        deadline = window_end(deadline, round_row.table.betting_seconds, clock(None))
+    return deadline.isoformat()
+
+
 def _round_part(round_row: GameRound, core: Round) -> dict[str, Any]:
     """R1, R2.7: the round without its bettors: the Dealer's cards, the deck and the nonce only
     once it is settled or void (its awards are filled in for each audience)."""
@@ -68,7 +80,7 @@ def _round_part(round_row: GameRound, core: Round) -> dict[str, Any]:
     view: dict[str, Any] = {
         "round_id": round_row.id, "table_id": round_row.table_id, "number": round_row.number,
         "phase": round_row.phase, "commitment": round_row.commitment,
-        "deadline": None if round_row.deadline is None else round_row.deadline.isoformat(),
+        "deadline": _deadline(round_row),
         "paytable": {"id": round_row.paytable_id, "version": round_row.paytable_version,
                      "sha256": round_row.paytable_sha256},
         "cards": {"player": format_cards(cards.player), "board": format_cards(cards.board),
@@ -203,7 +215,7 @@ def _table_summary(table: GameTable, current: GameRound | None, spec: CurrencySp
         "betting_seconds": table.betting_seconds, "decision_seconds": table.decision_seconds,
         "round": None if current is None else {
             "round_id": current.id, "number": current.number, "phase": current.phase, "bettors": len(current.bets),
-            "deadline": None if current.deadline is None else current.deadline.isoformat()},
+            "deadline": _deadline(current)},
     }
 
 

@@ -160,7 +160,8 @@ def test_a_stream_receives_a_bet_made_in_another_process(served, app) -> None:
     stream = Stream(address, f"/events/tables/{table}", _cookie(casino, "alice"))
     try:
         assert stream.state()["round"]["bettor_count"] == 0
-        script = ("import sys; from casino_holdem import create_app; from casino_holdem.services.rounds import place_bets;"
+        script = ("import sys; from casino_holdem import create_app;"
+                  "from casino_holdem.services.rounds import place_bets;"
                   "app = create_app({'SQLALCHEMY_DATABASE_URI': sys.argv[1], 'SECRET_KEY': 'test'});"
                   "ctx = app.app_context(); ctx.push();"
                   f"place_bets({bob}, {table}, '10', request_id='other-process')")
