@@ -7,7 +7,10 @@ Flask app (``a2wsgi``'s thread pool). Run it with ``casino-holdem serve --produc
   The session cookie is read with Flask's own session serializer, so the player is the one the
   Flask app sees. Open streams are capped per session and per client address
   (``CASINO_STREAMS_PER_SESSION``, ``CASINO_STREAMS_PER_ADDRESS``; 429 beyond).
-- ``/healthz`` (the process answers) and ``/readyz`` (the database and the bus answer).
+- ``/healthz`` (the process answers) and ``/readyz`` (the database and the bus answer);
+  ``/metrics`` (Prometheus, :mod:`casino_holdem.metrics`), with each request's latency per endpoint.
+- Behind ``CASINO_TRUSTED_PROXIES`` reverse proxies, the Flask app reads the client's address,
+  scheme and host from their ``X-Forwarded-*`` headers (werkzeug's ProxyFix).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import Counter
 from collections.abc import AsyncIterator
 from typing import Any
@@ -22,12 +26,15 @@ from typing import Any
 from a2wsgi import WSGIMiddleware
 from flask import Flask
 from itsdangerous import BadSignature
+from prometheus_client import CONTENT_TYPE_LATEST
 from sqlalchemy import text
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
+from werkzeug.middleware.proxy_fix import ProxyFix
 
+from . import metrics
 from .events import LOBBY, bus_of, table_topic, wire
 from .events.fanout import Fanout, Subscriber
 from .extensions import db
@@ -108,6 +115,7 @@ class Streams:
             return _error(422, "currency", str(error), "currency")
         self.per_session[session_key] += 1
         self.per_address[address] += 1
+        metrics.STREAMS.inc()
 
         async def events() -> AsyncIterator[str]:
             try:
@@ -128,6 +136,7 @@ class Streams:
                         yield wire.state(payload)
             finally:
                 remove()
+                metrics.STREAMS.dec()
                 _release(self.per_session, session_key)
                 _release(self.per_address, address)
 
@@ -145,12 +154,45 @@ def _ready(app: Flask) -> None:
         bus_of(app).ping()
 
 
-def create_asgi(app: Flask | None = None) -> Starlette:
+class Timing:
+    """ASGI middleware: each HTTP request's latency, labelled by its endpoint (the route, or the
+    first path segment for the Flask app's pages, so ids never make new label values)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = [500]
+
+        async def sending(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                status[0] = message["status"]
+                metrics.REQUESTS.labels(scope["method"], _endpoint(scope["path"]), str(status[0])).observe(
+                    time.perf_counter() - started)
+            await send(message)
+
+        await self.app(scope, receive, sending)
+
+
+def _endpoint(path: str) -> str:
+    """``/api/tables/7/bets`` → ``/api/tables/{id}/bets``."""
+    return "/".join("{id}" if part.isdigit() else part for part in path.split("/")[:5])
+
+
+def create_asgi(app: Flask | None = None) -> Any:
     """The ASGI application around ``app`` (a fresh :func:`casino_holdem.create_app` by default)."""
     if app is None:
         from . import create_app
 
         app = create_app()
+    metrics.register()
+    proxies = int(app.config.get("CASINO_TRUSTED_PROXIES") or 0)
+    if proxies:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]
     fanout = Fanout(app, bus_of(app))
     streams = Streams(app, fanout)
 
@@ -173,9 +215,16 @@ def create_asgi(app: Flask | None = None) -> Starlette:
         finally:
             fanout.stop()
 
+    async def prometheus(_request: Request) -> Response:
+        body = await asyncio.to_thread(streams._in_app, lambda: metrics.exposition(db.session))
+        return Response(body, media_type=CONTENT_TYPE_LATEST)
+
     routes = [Route("/events/lobby", streams.lobby), Route("/events/tables/{table_id:int}", streams.table),
-              Route("/healthz", healthz), Route("/readyz", readyz), Mount("/", WSGIMiddleware(app))]
+              Route("/healthz", healthz), Route("/readyz", readyz), Route("/metrics", prometheus),
+              Mount("/", WSGIMiddleware(app))]
     asgi = Starlette(routes=routes, lifespan=lifespan)
     asgi.state.fanout = fanout
     asgi.state.streams = streams
-    return asgi
+    timed = Timing(asgi)
+    timed.state = asgi.state  # type: ignore[attr-defined]
+    return timed

@@ -17,6 +17,7 @@ import logging
 import random
 import threading
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -52,6 +53,7 @@ class Due:
 
     tables: list[int]
     next_deadline: dt.datetime | None
+    deadlines: dict[int, dt.datetime] = field(default_factory=dict)
 
 
 @transactional
@@ -67,6 +69,7 @@ def due(now: dt.datetime | None = None) -> Due:
         .outerjoin(GameRound, (GameRound.table_id == GameTable.id) & live).order_by(GameTable.id)).all()
     tables: list[int] = []
     upcoming: list[dt.datetime] = []
+    passed: dict[int, dt.datetime] = {}
     for table_id, is_open, phase, deadline, bets in rows:
         if phase is None:
             if is_open:
@@ -74,9 +77,11 @@ def due(now: dt.datetime | None = None) -> Due:
         elif phase == Phase.SHOWDOWN.value or (deadline is not None and deadline <= moment and
                                                (bets or phase != Phase.BETTING.value)):
             tables.append(table_id)
+            if deadline is not None:
+                passed[table_id] = deadline
         elif deadline is not None and (bets or phase != Phase.BETTING.value):
             upcoming.append(deadline)
-    return Due(tables, min(upcoming, default=None))
+    return Due(tables, min(upcoming, default=None), passed)
 
 
 def tick(*, skip_locked: bool = True, tables: list[int] | None = None) -> list[Step]:
@@ -156,11 +161,12 @@ class Waker:
         return tables
 
 
-def run(app: Flask, *, stop: threading.Event, bots: Bots | None = None, tick_seconds: float | None = None) -> None:
+def run(app: Flask, *, stop: threading.Event, bots: Bots | None = None, tick_seconds: float | None = None,
+        observe: Callable[[Step, dt.datetime | None], None] | None = None) -> None:
     """The dealer loop (module docstring) until ``stop`` is set; the step in progress is finished
     first (graceful shutdown). With ``bots`` it also wakes every ``tick_seconds``
-    (``CASINO_DEALER_TICK``) to let them play. A database outage (a restarted PostgreSQL) is logged
-    and waited out."""
+    (``CASINO_DEALER_TICK``) to let them play. ``observe`` sees each step with the deadline it was
+    due at (metrics). A database outage (a restarted PostgreSQL) is logged and waited out."""
     pause = tick_seconds if tick_seconds is not None else float(app.config["CASINO_DEALER_TICK"])
     waker = Waker()
     unsubscribe = bus_of(app).subscribe(waker)
@@ -169,7 +175,7 @@ def run(app: Flask, *, stop: threading.Event, bots: Bots | None = None, tick_sec
     try:
         with app.app_context():
             while not stop.is_set():
-                sleep = _pass(waker, bots)
+                sleep = _pass(waker, bots, observe)
                 if bots is not None:
                     sleep = min(sleep, pause)
                 if sleep > 0 and not stop.is_set():
@@ -178,7 +184,7 @@ def run(app: Flask, *, stop: threading.Event, bots: Bots | None = None, tick_sec
         unsubscribe()
 
 
-def _pass(waker: Waker, bots: Bots | None) -> float:
+def _pass(waker: Waker, bots: Bots | None, observe: Callable[[Step, dt.datetime | None], None] | None) -> float:
     """Advance the due and the notified tables; the seconds until the next deadline."""
     try:
         notified = waker.take()
@@ -186,6 +192,8 @@ def _pass(waker: Waker, bots: Bots | None) -> float:
         tables = sorted(set(found.tables) | notified)
         for step in tick(tables=tables):
             log.info("table %s round %s: %s", step.table_id, step.round_number, step.event)
+            if observe is not None:
+                observe(step, found.deadlines.pop(step.table_id, None))
         if bots is not None:
             bots.play()
         if found.next_deadline is None:
