@@ -10,13 +10,13 @@ request latency per endpoint by the ASGI app; pool amounts (R5, base units) are 
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 
+from . import settings
 from .models import Bet, DecisionRecord, JackpotPool
 
 BETS = Counter("casino_bets", "bets placed (R2.1)")
@@ -61,7 +61,7 @@ def register() -> None:
 
 def exposition(session: Session) -> bytes:
     """The scrape: every process's metrics (multiprocess mode) or this one's, and the pools now."""
-    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    if settings.metrics_dir():
         from prometheus_client import multiprocess
 
         registry = CollectorRegistry()

@@ -182,6 +182,20 @@ def cache_dir() -> Path:
     return folder or Path.home() / ".cache" / "casino_holdem"
 
 
+#: prometheus-client's own variable: the folder where every process of the floor writes its metrics
+METRICS_DIR = "PROMETHEUS_MULTIPROC_DIR"
+
+
+def metrics_dir() -> str | None:
+    """The multiprocess metrics folder (``PROMETHEUS_MULTIPROC_DIR``), if one is set."""
+    return os.environ.get(METRICS_DIR) or None
+
+
+def use_metrics_dir(folder: str) -> None:
+    """Set the metrics folder for this process and the processes it starts (``serve --production``)."""
+    os.environ[METRICS_DIR] = folder
+
+
 def markdown_table() -> str:
     """The README's table of variables (a test keeps the two the same)."""
     rows = ["| variable | type | default | meaning |", "| --- | --- | --- | --- |"]

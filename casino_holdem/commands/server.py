@@ -102,7 +102,6 @@ def _production(host: str, port: int, workers: int, dealers: int) -> None:
     """uvicorn with ``workers`` processes serving :func:`casino_holdem.asgi.create_asgi`, and
     ``dealers`` dealer processes. SIGTERM/SIGINT: uvicorn stops taking connections and finishes
     the requests in flight, then each dealer finishes its current step; exit 0."""
-    import os
     import subprocess
     import sys
     import tempfile
@@ -115,8 +114,8 @@ def _production(host: str, port: int, workers: int, dealers: int) -> None:
     app = make_app()  # a bad setting is one line and exit 2 before anything starts
     if not settings.value("CASINO_REDIS_URL") and not app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
         fail("CASINO_DATABASE_URL: --production needs PostgreSQL (or CASINO_REDIS_URL) so its processes share events")
-    if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="casino-metrics-")
+    if not settings.metrics_dir():
+        settings.use_metrics_dir(tempfile.mkdtemp(prefix="casino-metrics-"))
     _json_logs()
     children = [subprocess.Popen([sys.executable, "-m", "casino_holdem", "dealer", "--json-logs"])
                 for _ in range(dealers)]
