@@ -120,7 +120,7 @@ VARIABLES: tuple[Variable, ...] = (
     Variable("CASINO_TRUSTED_PROXIES", COUNT, "0",
              "reverse proxies in front of the server whose X-Forwarded-For/-Proto/-Host are trusted (ProxyFix)",
              config_key="CASINO_TRUSTED_PROXIES"),
-    Variable("CASINO_MAX_REQUEST_BYTES", COUNT, "65536", "largest request body accepted (413 beyond)",
+    Variable("CASINO_MAX_REQUEST_BYTES", COUNT, "1048576", "largest request body accepted (413 beyond)",
              config_key="MAX_CONTENT_LENGTH"),
     Variable("CASINO_SECURE_COOKIES", SWITCH, None,
              "session cookies only over https (browsers take them from http://localhost too); off: plain http too",
