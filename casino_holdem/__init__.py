@@ -47,7 +47,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     with app.app_context():
         for engine in db.engines.values():
             configure_engine(engine)
+    from . import events
+    from .events import publish
     from .web import init_web  # the players' pages, API and event streams (issue 6)
 
+    publish.register()
+    events.install(app)
     init_web(app)
     return app

@@ -58,6 +58,16 @@ def _seconds(raw: str) -> float:
     return seconds
 
 
+def _count(raw: str) -> int:
+    try:
+        count = int(raw)
+    except ValueError:
+        raise ValueError("is not a whole number") from None
+    if count < 0:
+        raise ValueError("is below 0")
+    return count
+
+
 SWITCH_WORDS = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False,
                 "off": False}
 
@@ -75,6 +85,7 @@ SECONDS = Kind("seconds > 0", _seconds)
 SWITCH = Kind("on/off", _switch)
 FOLDER = Kind("folder", Path)
 BYTES = Kind("bytes ≥ 1024", _whole("bytes", 1024, "1024 bytes"))
+COUNT = Kind("whole number ≥ 0", _count)
 
 
 @dataclass(frozen=True)
@@ -101,10 +112,20 @@ VARIABLES: tuple[Variable, ...] = (
              config_key="CASINO_DECISION_SECONDS"),
     Variable("CASINO_DEALER_TICK", SECONDS, "0.3", "pause between dealer-loop passes",
              config_key="CASINO_DEALER_TICK"),
-    Variable("CASINO_SSE_POLL", SECONDS, "0.5", "database poll of a live event stream",
+    Variable("CASINO_SSE_POLL", SECONDS, "0.5",
+             "how often a development-server stream looks at its lifetime and keep-alive (it waits on the bus)",
              config_key="CASINO_SSE_POLL"),
     Variable("CASINO_SSE_LIFETIME", SECONDS, "60", "lifetime of one event stream (browsers reconnect)",
              config_key="CASINO_SSE_LIFETIME"),
+    Variable("CASINO_REDIS_URL", TEXT, None, "Redis URL of the event bus shared by every process and host",
+             "PostgreSQL LISTEN/NOTIFY on a PostgreSQL database, else in-process (SQLite demo)"),
+    Variable("CASINO_STREAMS_PER_SESSION", COUNT, "8", "open event streams one session may hold (429 beyond)",
+             config_key="CASINO_STREAMS_PER_SESSION"),
+    Variable("CASINO_STREAMS_PER_ADDRESS", COUNT, "200", "open event streams one client address may hold (429 beyond)",
+             config_key="CASINO_STREAMS_PER_ADDRESS"),
+    Variable("CASINO_TRUSTED_PROXIES", COUNT, "0",
+             "reverse proxies in front of the server whose X-Forwarded-For/-Proto/-Host are trusted (ProxyFix)",
+             config_key="CASINO_TRUSTED_PROXIES"),
     Variable("CASINO_SECURE_COOKIES", SWITCH, None,
              "session cookies only over https (browsers take them from http://localhost too); off: plain http too",
              "on, except when debugging or testing", "CASINO_SECURE_COOKIES"),
@@ -118,6 +139,8 @@ VARIABLES: tuple[Variable, ...] = (
     Variable("CASINO_CACHE_DIR", FOLDER, None, "cache of the exact RTP enumeration", "`~/.cache/casino_holdem`"),
     Variable("CASINO_TEST_DATABASE_URL", TEXT, None, "tests only: a PostgreSQL server URL for the PostgreSQL suite",
              "the PostgreSQL tests skip"),
+    Variable("CASINO_TEST_REDIS_URL", TEXT, None, "tests only: a Redis URL for the Redis bus tests",
+             "the Redis tests skip"),
     Variable("CASINO_BROWSER_TESTS", SWITCH, "off", "tests only: run the browser suite (needs Chromium)"),
 )
 BY_NAME = {variable.name: variable for variable in VARIABLES}
@@ -166,6 +189,20 @@ def cache_dir() -> Path:
     """Where finished enumerations are kept: ``CASINO_CACHE_DIR`` or ``~/.cache/casino_holdem``."""
     folder: Path | None = value("CASINO_CACHE_DIR")
     return folder or Path.home() / ".cache" / "casino_holdem"
+
+
+#: prometheus-client's own variable: the folder where every process of the floor writes its metrics
+METRICS_DIR = "PROMETHEUS_MULTIPROC_DIR"
+
+
+def metrics_dir() -> str | None:
+    """The multiprocess metrics folder (``PROMETHEUS_MULTIPROC_DIR``), if one is set."""
+    return os.environ.get(METRICS_DIR) or None
+
+
+def use_metrics_dir(folder: str) -> None:
+    """Set the metrics folder for this process and the processes it starts (``serve --production``)."""
+    os.environ[METRICS_DIR] = folder
 
 
 def markdown_table() -> str:

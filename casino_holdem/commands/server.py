@@ -64,17 +64,76 @@ def init_db(demo: bool) -> None:
         _echo_demo(_demo(app))
 
 
+def _json_logs() -> None:
+    """Structured logs for production: one JSON object per line (python-json-logger)."""
+    from pythonjsonlogger.json import JsonFormatter
+
+    handler = logging.StreamHandler()
+    handler.setFormatter(JsonFormatter("%(asctime)s %(levelname)s %(name)s %(process)d %(message)s",
+                                       rename_fields={"asctime": "time", "levelname": "level"}))
+    logging.basicConfig(level=logging.INFO, handlers=[handler], force=True)
+
+
+def _observe(step: Any, deadline: Any) -> None:
+    from .. import metrics
+    from ..models import utcnow
+
+    metrics.ROUNDS.labels(step.event).inc()
+    if deadline is not None:
+        metrics.DEALER_LAG.observe(max(0.0, (utcnow() - deadline).total_seconds()))
+
+
 @click.command("dealer")
 @click.option("--bots/--no-bots", default=False, help="Let the demo bots play on demo tables.")
-def dealer(bots: bool) -> None:
-    """Run the dealer loop over all tables until interrupted (safe to run several at once)."""
+@click.option("--json-logs", is_flag=True, help="Log one JSON object per line (production).")
+def dealer(bots: bool, json_logs: bool) -> None:
+    """Run the dealer loop over all tables until SIGTERM/SIGINT, which lets the step in progress
+    finish (safe to run several at once; each sleeps until a deadline or a notification)."""
+    from .. import metrics
     from ..services import dealer as dealer_loop
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    if json_logs:
+        _json_logs()
+    else:
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     app = make_app()
+    metrics.register()
     stop = threading.Event()
     _stop_on_signals(stop)
-    dealer_loop.run(app, stop=stop, bots=_bots(bots))
+    dealer_loop.run(app, stop=stop, bots=_bots(bots), observe=_observe)
+
+
+def _production(host: str, port: int, workers: int, dealers: int) -> None:
+    """uvicorn with ``workers`` processes serving :func:`casino_holdem.asgi.create_asgi`, and
+    ``dealers`` dealer processes. SIGTERM/SIGINT: uvicorn stops taking connections and finishes
+    the requests in flight, then each dealer finishes its current step; exit 0."""
+    import subprocess
+    import sys
+    import tempfile
+
+    import uvicorn
+
+    from .. import settings
+    from .terminal import fail
+
+    app = make_app()  # a bad setting is one line and exit 2 before anything starts
+    if not settings.value("CASINO_REDIS_URL") and not app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        fail("CASINO_DATABASE_URL: --production needs PostgreSQL (or CASINO_REDIS_URL) so its processes share events")
+    if not settings.metrics_dir():
+        settings.use_metrics_dir(tempfile.mkdtemp(prefix="casino-metrics-"))
+    _json_logs()
+    children = [subprocess.Popen([sys.executable, "-m", "casino_holdem", "dealer", "--json-logs"])
+                for _ in range(dealers)]
+    proxies = settings.value("CASINO_TRUSTED_PROXIES")
+    try:
+        uvicorn.run("casino_holdem.asgi:create_asgi", factory=True, host=host, port=port, workers=workers,
+                    proxy_headers=bool(proxies), forwarded_allow_ips="*" if proxies else None, log_config=None,
+                    timeout_graceful_shutdown=5)
+    finally:
+        for child in children:
+            child.send_signal(signal.SIGTERM)
+        for child in children:
+            child.wait(timeout=60)
 
 
 @click.command("serve")
@@ -82,10 +141,20 @@ def dealer(bots: bool) -> None:
 @click.option("--port", default=5000, show_default=True, type=int)
 @click.option("--demo", is_flag=True, help="Migrate, create the demo data and let the bots play.")
 @click.option("--bots/--no-bots", default=None, help="Demo bots (default: on with --demo).")
-def serve(host: str, port: int, demo: bool, bots: bool | None) -> None:
-    """Run the web app with the dealer loop in a background thread."""
+@click.option("--production", is_flag=True, help="uvicorn workers (asynchronous event streams) and dealer "
+                                                 "processes, JSON logs, /healthz /readyz /metrics.")
+@click.option("--workers", default=2, show_default=True, type=click.IntRange(1, 64), help="With --production.")
+@click.option("--dealers", default=1, show_default=True, type=click.IntRange(0, 16), help="With --production.")
+def serve(host: str, port: int, demo: bool, bots: bool | None, production: bool, workers: int, dealers: int) -> None:
+    """Run the web app with the dealer loop in a background thread (development), or the
+    production servers (``--production``)."""
     from ..services import dealer as dealer_loop
 
+    if production:
+        if demo:
+            _upgrade(make_app())
+        _production(host, port, workers, dealers)
+        return
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     app = make_app()
     if demo:

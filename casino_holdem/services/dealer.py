@@ -1,52 +1,103 @@
 """The dealer loop, and the demo bots that make a fresh install deal by itself.
 
-Every tick the loop gives each table a few :func:`~.dealer_steps.advance` calls, each its own
-transaction that skips a table another dealer holds (``FOR UPDATE SKIP LOCKED`` on PostgreSQL;
-SQLite serializes writers). Nothing lives in memory between ticks, so several dealers may run at
-once, and a dealer killed at any point resumes every round from its last committed step.
+The loop waits instead of polling (issue 10): it sleeps until the earliest deadline of any round
+that needs a step (:func:`due`, one query) or until the event bus says a table changed (a bet, the
+last decision of a street), then gives only the due and the notified tables a few
+:func:`~.dealer_steps.advance` calls, each its own transaction that skips a table another dealer
+holds (``FOR UPDATE SKIP LOCKED`` on PostgreSQL; SQLite serializes writers). A round nobody bet on
+is not due: its windows reopen lazily (:mod:`.windows`), so idle tables cost no write and no wake.
+Nothing lives in memory between passes, so several dealers may run at once, and a dealer killed
+at any point resumes every round from its last committed step.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import random
 import threading
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
 
 from flask import Flask
-from sqlalchemy import select
+from sqlalchemy import exists, select
 from sqlalchemy.exc import DBAPIError
 
-from ..core.round import Action
+from ..core.round import FINISHED, Action, Phase
+from ..events import bus_of
+from ..events.bus import EVERYTHING
 from ..extensions import db
-from ..models import GameTable, Player
+from ..models import Bet, GameRound, GameTable, Player
 from . import viewing, wallet
 from .dealer_steps import Step, advance
 from .errors import ServiceError
 from .rounds import decide, place_bets
 from .tables import list_tables
+from .transaction import clock, transactional
 
 log = logging.getLogger(__name__)
 #: at most this many steps per table per tick (open, deal, …, settle is at most six)
 STEPS_PER_TICK = 8
 
 
-def tick(*, skip_locked: bool = True) -> list[Step]:
-    """Advance every table as far as it is due now; returns the steps taken."""
+#: the longest sleep without a deadline or a notification (a notification lost to a bus outage is
+#: caught up this late at worst)
+IDLE_SECONDS = 30.0
+
+
+@dataclass(frozen=True, slots=True)
+class Due:
+    """What :func:`due` found: the tables to advance now and the next deadline after that."""
+
+    tables: list[int]
+    next_deadline: dt.datetime | None
+    deadlines: dict[int, dt.datetime] = field(default_factory=dict)
+
+
+@transactional
+def due(now: dt.datetime | None = None) -> Due:
+    """One query over the open tables and their unfinished rounds: a table is due when it needs a
+    round opened (none, or the last one finished), its round's deadline has passed, or the round is
+    at the showdown; a betting round nobody bet on is never due (:mod:`.windows`)."""
+    moment = clock(now)
+    has_bets = exists().where(Bet.round_id == GameRound.id)
+    live = GameRound.phase.not_in([phase.value for phase in FINISHED])
+    rows = db.session.execute(
+        select(GameTable.id, GameTable.is_open, GameRound.phase, GameRound.deadline, has_bets)
+        .outerjoin(GameRound, (GameRound.table_id == GameTable.id) & live).order_by(GameTable.id)).all()
+    tables: list[int] = []
+    upcoming: list[dt.datetime] = []
+    passed: dict[int, dt.datetime] = {}
+    for table_id, is_open, phase, deadline, bets in rows:
+        if phase is None:
+            if is_open:
+                tables.append(table_id)
+        elif phase == Phase.SHOWDOWN.value or (deadline is not None and deadline <= moment and
+                                               (bets or phase != Phase.BETTING.value)):
+            tables.append(table_id)
+            if deadline is not None:
+                passed[table_id] = deadline
+        elif deadline is not None and (bets or phase != Phase.BETTING.value):
+            upcoming.append(deadline)
+    return Due(tables, min(upcoming, default=None), passed)
+
+
+def tick(*, skip_locked: bool = True, tables: list[int] | None = None) -> list[Step]:
+    """Advance every table (or only ``tables``) as far as it is due now; returns the steps taken."""
     steps: list[Step] = []
-    for table in list_tables():
+    for table_id in [table.id for table in list_tables()] if tables is None else tables:
         try:
             for _ in range(STEPS_PER_TICK):
-                step = advance(table.id, skip_locked=skip_locked)
+                step = advance(table_id, skip_locked=skip_locked)
                 if step is None:
                     break
                 steps.append(step)
         except DBAPIError:
             raise  # the database is away: the loop waits it out
         except Exception:  # one table's failure (rolled back) must not stop the others
-            log.exception("table %s: advance failed", table.id)
+            log.exception("table %s: advance failed", table_id)
     return steps
 
 
@@ -88,22 +139,71 @@ class Bots:
             decide(bot_id, current["round_id"], self.rng.choices(choices, weights)[0], request_id=str(uuid.uuid4()))
 
 
-def run(app: Flask, *, stop: threading.Event, bots: Bots | None = None, tick_seconds: float | None = None) -> None:
-    """The dealer loop: tick, let the bots play, sleep; until ``stop`` is set. A database outage
-    (a restarted PostgreSQL) is logged and waited out."""
+class Waker:
+    """The tables the bus named since the last pass, and the event that wakes the loop."""
+
+    def __init__(self) -> None:
+        self.event = threading.Event()
+        self._lock = threading.Lock()
+        self._tables: set[int] = set()
+
+    def __call__(self, topics: frozenset[str]) -> None:
+        named = {int(topic.split(":", 1)[1]) for topic in topics if topic.startswith("table:")}
+        if named or EVERYTHING in topics:
+            with self._lock:
+                self._tables |= named
+            self.event.set()
+
+    def take(self) -> set[int]:
+        with self._lock:
+            tables, self._tables = self._tables, set()
+        self.event.clear()
+        return tables
+
+
+def run(app: Flask, *, stop: threading.Event, bots: Bots | None = None, tick_seconds: float | None = None,
+        observe: Callable[[Step, dt.datetime | None], None] | None = None) -> None:
+    """The dealer loop (module docstring) until ``stop`` is set; the step in progress is finished
+    first (graceful shutdown). With ``bots`` it also wakes every ``tick_seconds``
+    (``CASINO_DEALER_TICK``) to let them play. ``observe`` sees each step with the deadline it was
+    due at (metrics). A database outage (a restarted PostgreSQL) is logged and waited out."""
     pause = tick_seconds if tick_seconds is not None else float(app.config["CASINO_DEALER_TICK"])
-    with app.app_context():
-        while not stop.is_set():
-            try:
-                for step in tick():
-                    log.info("table %s round %s: %s", step.table_id, step.round_number, step.event)
+    waker = Waker()
+    unsubscribe = bus_of(app).subscribe(waker)
+    stopping = threading.Thread(target=lambda: (stop.wait(), waker.event.set()), daemon=True)
+    stopping.start()
+    try:
+        with app.app_context():
+            while not stop.is_set():
+                sleep = _pass(waker, bots, observe)
                 if bots is not None:
-                    bots.play()
-            except DBAPIError as error:
-                log.warning("database unavailable, retrying: %s", error.__class__.__name__)
-                db.session.remove()
-                stop.wait(1.0)
-            except Exception:  # one table's failure must not stop the others; it was rolled back
-                log.exception("dealer tick failed")
-                db.session.remove()
-            stop.wait(pause)
+                    sleep = min(sleep, pause)
+                if sleep > 0 and not stop.is_set():
+                    waker.event.wait(sleep)
+    finally:
+        unsubscribe()
+
+
+def _pass(waker: Waker, bots: Bots | None, observe: Callable[[Step, dt.datetime | None], None] | None) -> float:
+    """Advance the due and the notified tables; the seconds until the next deadline."""
+    try:
+        notified = waker.take()
+        found = due()
+        tables = sorted(set(found.tables) | notified)
+        for step in tick(tables=tables):
+            log.info("table %s round %s: %s", step.table_id, step.round_number, step.event)
+            if observe is not None:
+                observe(step, found.deadlines.pop(step.table_id, None))
+        if bots is not None:
+            bots.play()
+        if found.next_deadline is None:
+            return IDLE_SECONDS
+        return min(IDLE_SECONDS, max(0.0, (found.next_deadline - clock(None)).total_seconds()))
+    except DBAPIError as error:
+        log.warning("database unavailable, retrying: %s", error.__class__.__name__)
+        db.session.remove()
+        return 1.0
+    except Exception:  # one table's failure must not stop the others; it was rolled back
+        log.exception("dealer pass failed")
+        db.session.remove()
+        return 1.0

@@ -40,6 +40,7 @@ from .wallet import (
     wallet_account,
 )
 from .wallet import balance as wallet_balance
+from .windows import window_end
 
 MAX_REQUEST_ID = 128
 
@@ -129,6 +130,8 @@ def place_bets(player_id: int, table_id: int, ante: Decimal | str | int, bonus: 
     if round_row is None or round_row.phase != Phase.BETTING.value or not table.is_open:
         raise Conflict("R2.1: betting is closed at this table", "table")
     core = load_round(round_row)
+    if not core.bettors and core.deadline is not None:  # the window in force of an empty round (windows.py)
+        core.deadline = round_row.deadline = window_end(core.deadline, table.betting_seconds, moment)
     with core_refusals("table"):
         bettor = core.place_bets(str(player.id), player.currency, ante_value, bonus_value, progressive, now=moment)
     stake = bettor.stake()

@@ -30,13 +30,14 @@ from ..core.cards import format_cards
 from ..core.money import format_amount
 from ..core.paytable import CurrencySpec
 from ..core.phases import ANTE_MULTIPLE, Action
-from ..core.round import FINISHED, Bettor, Round
+from ..core.round import FINISHED, Bettor, Phase, Round
 from ..extensions import db
 from ..models import AwardRecord, Bet, GameRound, GameTable, Player
 from . import jackpot, queries, tables, wallet
 from .errors import Unprocessable
 from .round_rows import load_round, table_paytable
 from .transaction import clock, transactional
+from .windows import window_end
 
 #: chip denominations as multiples of the table's minimum Ante
 CHIP_STEPS = (1, 5, 25, 100)
@@ -60,6 +61,17 @@ def _award_part(award: AwardRecord) -> dict[str, Any]:
             "amount": format_amount(award.amount)}
 
 
+def _deadline(round_row: GameRound) -> str | None:
+    """The deadline the players count down to: for a round nobody has bet on yet, the end of the
+    betting window in force (windows are reopened lazily, :mod:`.windows`)."""
+    deadline = round_row.deadline
+    if deadline is None:
+        return None
+    if round_row.phase == Phase.BETTING.value and not round_row.bets:
+        deadline = window_end(deadline, round_row.table.betting_seconds, clock(None))
+    return deadline.isoformat()
+
+
 def _round_part(round_row: GameRound, core: Round) -> dict[str, Any]:
     """R1, R2.7: the round without its bettors: the Dealer's cards, the deck and the nonce only
     once it is settled or void (its awards are filled in for each audience)."""
@@ -68,7 +80,7 @@ def _round_part(round_row: GameRound, core: Round) -> dict[str, Any]:
     view: dict[str, Any] = {
         "round_id": round_row.id, "table_id": round_row.table_id, "number": round_row.number,
         "phase": round_row.phase, "commitment": round_row.commitment,
-        "deadline": None if round_row.deadline is None else round_row.deadline.isoformat(),
+        "deadline": _deadline(round_row),
         "paytable": {"id": round_row.paytable_id, "version": round_row.paytable_version,
                      "sha256": round_row.paytable_sha256},
         "cards": {"player": format_cards(cards.player), "board": format_cards(cards.board),
@@ -118,12 +130,14 @@ class RoundSight:
         2 × Ante; R2.4-R2.5: a later bet 1 × Ante), and, at the end, what each bet returned, their
         awards and the net result. ``allowed_actions`` is empty once the window has closed (R8)."""
         bettor = self.core.bettors.get(str(viewer))
+        if bettor is None:  # a watcher: nothing of theirs to read
+            return OwnPart({"player_id": viewer, "has_bet": False, "allowed_actions": [], "bet": None})
         open_window = self.row.deadline is None or clock(None) < self.row.deadline
-        you: dict[str, Any] = {"player_id": viewer, "has_bet": bettor is not None,
+        you: dict[str, Any] = {"player_id": viewer, "has_bet": True,
                                "allowed_actions": ([a.value for a in self.core.allowed_actions(str(viewer))]
-                                                   if bettor is not None and open_window else [])}
+                                                   if open_window else [])}
         bet = queries.bet_of(self.row, viewer)
-        if bet is None or bettor is None:
+        if bet is None:
             return OwnPart({**you, "bet": None})
         staked = bettor.committed
         you["bet"] = _bettor_part(bet, bettor)
@@ -201,7 +215,7 @@ def _table_summary(table: GameTable, current: GameRound | None, spec: CurrencySp
         "betting_seconds": table.betting_seconds, "decision_seconds": table.decision_seconds,
         "round": None if current is None else {
             "round_id": current.id, "number": current.number, "phase": current.phase, "bettors": len(current.bets),
-            "deadline": None if current.deadline is None else current.deadline.isoformat()},
+            "deadline": _deadline(current)},
     }
 
 
@@ -223,12 +237,65 @@ def _balance(player_id: int) -> dict[str, str]:
             "available": format_amount(money.available)}
 
 
-def _meters(table_rows: list[GameTable], currency: str) -> dict[int, Decimal]:
-    """R6: each pool's meter in the viewer's currency (pool × multiplier, rounded down)."""
-    return {pool_id: jackpot.pool_view(pool_id).meters[currency] for pool_id in {t.pool_id for t in table_rows}}
-
-
 # --- what pages, the API and event streams ask for (one transaction each) ---------------------------------
+
+@dataclass(frozen=True, slots=True)
+class TableSight:
+    """A table read once (issue 10: one build per change, however many watch): its current and last
+    rounds as :class:`RoundSight` and its pool's meters; :meth:`seen_by` adds a viewer's own parts."""
+
+    table: GameTable
+    current: RoundSight | None
+    last: RoundSight | None
+    meters: dict[str, Decimal]
+
+    @classmethod
+    def of(cls, table_id: int) -> TableSight:
+        table = queries.get(GameTable, table_id)
+        current, last = queries.latest_round(table.id), queries.latest_round(table.id, finished=True)
+        return cls(table, None if current is None else RoundSight.of(current),
+                   None if last is None or last is current else RoundSight.of(last),
+                   dict(jackpot.pool_view(table.pool_id).meters))
+
+    def bettors(self) -> set[int]:
+        """The players whose own part (and balance) this table's change may have changed."""
+        return {bet.player_id for sight in (self.current, self.last) if sight for bet in sight.row.bets}
+
+    def seen_by(self, viewer: int, currency: str, balance: dict[str, str] | None = None) -> dict[str, Any]:
+        """The table page's state for ``viewer`` (their ``balance`` is read unless given)."""
+        spec = _table_currency(self.table, currency)
+        if spec is None:
+            raise Unprocessable(f"currency: table {self.table.name} does not take {currency} (R6)", "currency")
+        current = None if self.current is None else self.current.row
+        return {"server_time": clock(None).isoformat(), "currency": currency_of(spec),
+                "table": {**_table_summary(self.table, current, spec, self.meters[currency]),
+                          "is_open": self.table.is_open, "chips": _chips(self.table, spec)},
+                "round": None if self.current is None else self.current.seen_by(viewer),
+                "last_round": None if self.last is None else self.last.seen_by(viewer),
+                "balance": balance if balance is not None else _balance(viewer)}
+
+
+@dataclass(frozen=True, slots=True)
+class LobbySight:
+    """Every open table read once; :meth:`seen_by` lists those that take the viewer's currency."""
+
+    tables: list[tuple[GameTable, GameRound | None]]
+    meters: dict[int, dict[str, Decimal]]
+
+    @classmethod
+    def of(cls) -> LobbySight:
+        rows = list(db.session.scalars(select(GameTable).where(GameTable.is_open.is_(True)).order_by(GameTable.id)))
+        return cls([(row, queries.latest_round(row.id)) for row in rows],
+                   {pool_id: dict(jackpot.pool_view(pool_id).meters) for pool_id in {row.pool_id for row in rows}})
+
+    def seen_by(self, currency: str, spec: CurrencySpec, balance: dict[str, str]) -> dict[str, Any]:
+        """R6: limits and jackpot meters in the viewer's currency."""
+        return {"server_time": clock(None).isoformat(), "currency": currency_of(spec),
+                "tables": [_table_summary(row, current, table_spec, self.meters[row.pool_id][currency])
+                           for row, current in self.tables
+                           if (table_spec := _table_currency(row, currency))],
+                "balance": balance}
+
 
 @transactional
 def table_view(table_id: int, viewer: int) -> dict[str, Any]:
@@ -236,18 +303,9 @@ def table_view(table_id: int, viewer: int) -> dict[str, Any]:
     round and the last finished one (its showdown stays in view while the next round takes bets)
     through :func:`round_seen_by`, the viewer's balance, and the server's clock (countdowns are
     computed against it, not the browser's)."""
-    table = queries.get(GameTable, table_id)
+    sight = TableSight.of(table_id)
     player, _ = _viewer(viewer)
-    spec = _table_currency(table, player.currency)
-    if spec is None:
-        raise Unprocessable(f"currency: table {table.name} does not take {player.currency} (R6)", "currency")
-    current, last = queries.latest_round(table.id), queries.latest_round(table.id, finished=True)
-    return {"server_time": clock(None).isoformat(), "currency": currency_of(spec),
-            "table": {**_table_summary(table, current, spec, _meters([table], player.currency)[table.pool_id]),
-                      "is_open": table.is_open, "chips": _chips(table, spec)},
-            "round": None if current is None else round_seen_by(current, viewer),
-            "last_round": None if last is None or last is current else round_seen_by(last, viewer),
-            "balance": _balance(viewer)}
+    return sight.seen_by(viewer, player.currency)
 
 
 @transactional
@@ -255,13 +313,41 @@ def lobby_view(viewer: int) -> dict[str, Any]:
     """Every open table that takes the viewer's currency, with its limits and jackpot meter in
     that currency (R6), how many are betting, the phase and its deadline."""
     player, spec = _viewer(viewer)
-    rows = db.session.scalars(select(GameTable).where(GameTable.is_open.is_(True)).order_by(GameTable.id))
-    playable = [(row, table_spec) for row in rows if (table_spec := _table_currency(row, player.currency))]
-    meters = _meters([row for row, _ in playable], player.currency)
-    return {"server_time": clock(None).isoformat(), "currency": currency_of(spec),
-            "tables": [_table_summary(row, queries.latest_round(row.id), table_spec, meters[row.pool_id])
-                       for row, table_spec in playable],
-            "balance": _balance(viewer)}
+    return LobbySight.of().seen_by(player.currency, spec, _balance(viewer))
+
+
+@transactional
+def viewer_of(viewer: int) -> tuple[str, dict[str, str]]:
+    """A stream's viewer: their currency (R6) and balance (NotFound for an unknown player)."""
+    player, _ = _viewer(viewer)
+    return player.currency, _balance(viewer)
+
+
+#: a stream's viewer as the fan-out knows them: player id → (currency, last balance sent)
+Watchers = dict[int, tuple[str, dict[str, str]]]
+
+
+@transactional
+def table_views(table_id: int, watchers: Watchers) -> dict[int, dict[str, Any]]:
+    """Issue 10: the table's state for every watcher from ONE read of the table: the public part
+    is built once; each watcher gets their own part, and a fresh balance only if they bet on one
+    of its rounds (nobody else's money moved). A watcher whose currency the table does not take
+    gets nothing."""
+    sight = TableSight.of(table_id)
+    bettors = sight.bettors()
+    views = {}
+    for viewer, (currency, balance) in watchers.items():
+        if _table_currency(sight.table, currency) is not None:
+            views[viewer] = sight.seen_by(viewer, currency, None if viewer in bettors else balance)
+    return views
+
+
+@transactional
+def lobby_views(watchers: Watchers) -> dict[int, dict[str, Any]]:
+    """Issue 10: the lobby for every watcher from one read of the open tables (R6: each in their currency)."""
+    sight = LobbySight.of()
+    return {viewer: sight.seen_by(currency, wallet.currency_spec(currency), balance)
+            for viewer, (currency, balance) in watchers.items()}
 
 
 @transactional

@@ -1,60 +1,69 @@
-"""Live updates as server-sent events (``text/event-stream``).
+"""Live updates as server-sent events on the development server (``casino-holdem serve``) and in
+tests; production serves the same paths from the asynchronous fan-out (:mod:`casino_holdem.asgi`),
+which holds a stream without a thread.
 
-A stream reads the state from the database on every poll (``CASINO_SSE_POLL`` seconds) and sends
-an ``event: state`` whenever what this viewer may see has changed, so it works the same whatever
-process dealt the card or took the bet. A stream ends after ``CASINO_SSE_LIFETIME`` seconds (the
-browser's EventSource reconnects by itself, after the ``retry`` delay), so no stream outlives a
-shutdown or holds a worker for ever. The payloads are the API's, built by
-:mod:`~casino_holdem.services.viewing`.
+A stream here does not poll the database: it waits on the app's event bus
+(:mod:`casino_holdem.events`) for its topic, rebuilds the viewer's state through
+:mod:`~casino_holdem.services.viewing` when notified and sends it when what this viewer may see
+changed, in the same wire format (:mod:`casino_holdem.events.wire`). It ends after
+``CASINO_SSE_LIFETIME`` seconds (the browser's EventSource reconnects by itself).
 """
 
 from __future__ import annotations
 
-import json
-import time
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from flask import Blueprint, Response, current_app, stream_with_context
 
+from ..events import LOBBY, bus_of, table_topic, wire
+from ..events.bus import EVERYTHING
 from ..services import viewing
 from .security import login_required, player_id
 
 bp = Blueprint("events", __name__, url_prefix="/events")
-RETRY_MS = 1000
-#: a comment line this often keeps proxies from closing a quiet stream
-KEEPALIVE_SECONDS = 15.0
 
 
-def _changed_part(payload: dict[str, Any]) -> dict[str, Any]:
-    """The payload without the server's clock, which changes on every poll."""
-    return {key: value for key, value in payload.items() if key != "server_time"}
+def _stream(topic: str, build: Callable[[], dict[str, Any]], first: dict[str, Any] | None = None) -> Response:
+    """Stream ``build()`` whenever ``topic`` is published; ``first`` is an already built first payload."""
+    wait = float(current_app.config["CASINO_SSE_POLL"])
+    lifetime = float(current_app.config["CASINO_SSE_LIFETIME"])
+    keepalive_every = max(1, int(wire.KEEPALIVE_SECONDS / wait))
+    bus = bus_of()
+    notified = threading.Event()
 
-
-def _stream(build: Callable[[], dict[str, Any]], first: dict[str, Any] | None = None) -> Response:
-    """Stream ``build()`` as it changes; ``first`` is an already built first payload."""
-    poll = float(current_app.config["CASINO_SSE_POLL"])
-    polls = max(1, int(float(current_app.config["CASINO_SSE_LIFETIME"]) / poll))
-    keepalive_every = max(1, int(KEEPALIVE_SECONDS / poll))
+    def deliver(topics: frozenset[str]) -> None:
+        if topic in topics or EVERYTHING in topics:
+            notified.set()
 
     def events() -> Iterator[str]:
-        yield f"retry: {RETRY_MS}\n\n"
-        last, quiet = None, 0
-        for number in range(polls):
-            if number:
-                time.sleep(poll)
-            payload = first if number == 0 and first is not None else build()
-            current = _changed_part(payload)
-            if current != last:
-                last, quiet = current, 0
-                yield f"event: state\ndata: {json.dumps(payload)}\n\n"
-            else:
+        # the lifetime is measured by a timer thread: real time, even under a test's frozen clock
+        expired = threading.Timer(lifetime, lambda: None)
+        expired.daemon = True
+        expired.start()
+        unsubscribe = bus.subscribe(deliver)
+        try:
+            yield wire.RETRY
+            payload = first if first is not None else build()
+            last, quiet = wire.changed_part(payload), 0
+            yield wire.state(payload)
+            while expired.is_alive():
+                if notified.wait(wait):
+                    notified.clear()
+                    payload = build()
+                    if wire.changed_part(payload) != last:
+                        last, quiet = wire.changed_part(payload), 0
+                        yield wire.state(payload)
+                        continue
                 quiet += 1
                 if quiet % keepalive_every == 0:
-                    yield ": keep-alive\n\n"
+                    yield wire.KEEPALIVE
+        finally:
+            expired.cancel()
+            unsubscribe()
 
-    return Response(stream_with_context(events()), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return Response(stream_with_context(events()), mimetype=wire.MEDIA_TYPE, headers=wire.HEADERS)
 
 
 @bp.get("/lobby")
@@ -62,7 +71,7 @@ def _stream(build: Callable[[], dict[str, Any]], first: dict[str, Any] | None = 
 def lobby() -> Response:
     """The lobby's tables, phases, bettors and jackpot meters (R6) as they change."""
     viewer = player_id()
-    return _stream(lambda: viewing.lobby_view(viewer))
+    return _stream(LOBBY, lambda: viewing.lobby_view(viewer))
 
 
 @bp.get("/tables/<int:table_id>")
@@ -71,4 +80,4 @@ def table(table_id: int) -> Response:
     """One table's state for this player (404 before the stream starts for an unknown table)."""
     viewer = player_id()
     first = viewing.table_view(table_id, viewer)  # an unknown table is a 404 before the stream starts
-    return _stream(lambda: viewing.table_view(table_id, viewer), first)
+    return _stream(table_topic(table_id), lambda: viewing.table_view(table_id, viewer), first)

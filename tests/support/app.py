@@ -62,8 +62,10 @@ def empty_all_tables(app: Flask) -> None:
 
 def release(app: Flask) -> None:
     """Close the app's sessions and connection pools (a test's app does not outlive it)."""
+    from casino_holdem.events import bus_of
     from casino_holdem.extensions import db
 
+    bus_of(app).close()
     with app.app_context():
         db.session.remove()
         for engine in db.engines.values():

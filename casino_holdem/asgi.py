@@ -1,0 +1,230 @@
+"""The production web application (issue 10): an ASGI app that serves the live event streams
+natively — an open stream costs a queue, not a thread — and hands every other request to the
+Flask app (``a2wsgi``'s thread pool). Run it with ``casino-holdem serve --production`` (uvicorn).
+
+- ``/events/lobby`` and ``/events/tables/{id}``: the same paths and wire format as the Flask
+  streams (:mod:`casino_holdem.events.wire`), fed by :class:`~casino_holdem.events.fanout.Fanout`.
+  The session cookie is read with Flask's own session serializer, so the player is the one the
+  Flask app sees. Open streams are capped per session and per client address
+  (``CASINO_STREAMS_PER_SESSION``, ``CASINO_STREAMS_PER_ADDRESS``; 429 beyond).
+- ``/healthz`` (the process answers) and ``/readyz`` (the database and the bus answer);
+  ``/metrics`` (Prometheus, :mod:`casino_holdem.metrics`), with each request's latency per endpoint.
+- Behind ``CASINO_TRUSTED_PROXIES`` reverse proxies, the Flask app reads the client's address,
+  scheme and host from their ``X-Forwarded-*`` headers (werkzeug's ProxyFix).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import Counter
+from collections.abc import AsyncIterator
+from typing import Any
+
+from a2wsgi import WSGIMiddleware
+from flask import Flask
+from itsdangerous import BadSignature
+from prometheus_client import CONTENT_TYPE_LATEST
+from sqlalchemy import text
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from . import metrics
+from .events import LOBBY, bus_of, table_topic, wire
+from .events.fanout import Fanout, Subscriber
+from .extensions import db
+from .services import viewing
+from .services.errors import NotFound, Unprocessable
+
+log = logging.getLogger(__name__)
+
+
+def _error(status: int, code: str, message: str, field: str | None = None) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message, "field": field}}, status_code=status)
+
+
+def _release(counter: Counter[str], key: str) -> None:
+    counter[key] -= 1
+    if counter[key] <= 0:
+        del counter[key]
+
+
+class Streams:
+    """The event-stream endpoints of one process, with their caps."""
+
+    def __init__(self, app: Flask, fanout: Fanout) -> None:
+        self.app = app
+        self.fanout = fanout
+        self.serializer = app.session_interface.get_signing_serializer(app)  # type: ignore[attr-defined]
+        self.per_session: Counter[str] = Counter()
+        self.per_address: Counter[str] = Counter()
+
+    def _player(self, request: Request) -> tuple[int, str] | None:
+        """The logged-in player id and the session's identity, as the Flask app would read them."""
+        cookie = request.cookies.get(self.app.config["SESSION_COOKIE_NAME"])
+        if not cookie or self.serializer is None:
+            return None
+        try:
+            session = self.serializer.loads(cookie, max_age=int(self.app.permanent_session_lifetime.total_seconds()))
+        except BadSignature:
+            return None
+        player_id = session.get("player_id")
+        if not isinstance(player_id, int):
+            return None
+        return player_id, f"{player_id}:{session.get('csrf_token', '')}"
+
+    async def lobby(self, request: Request) -> Response:
+        return await self._stream(request, LOBBY, viewing.lobby_views)
+
+    async def table(self, request: Request) -> Response:
+        table_id = int(request.path_params["table_id"])
+        return await self._stream(request, table_topic(table_id),
+                                  lambda watchers: viewing.table_views(table_id, watchers), table_id)
+
+    async def _stream(self, request: Request, topic: str, build: Any, table_id: int | None = None) -> Response:
+        who = self._player(request)
+        if who is None:
+            return _error(401, "session", "session: log in first", "session")
+        viewer, session_key = who
+        address = request.client.host if request.client else "-"
+        if (self.per_session[session_key] >= self.app.config["CASINO_STREAMS_PER_SESSION"]
+                or self.per_address[address] >= self.app.config["CASINO_STREAMS_PER_ADDRESS"]):
+            return _error(429, "streams", "streams: too many open event streams; close one first", "streams")
+        try:
+            currency, balance = await asyncio.to_thread(self._in_app, viewing.viewer_of, viewer)
+        except NotFound:
+            return _error(401, "session", "session: log in first", "session")
+        subscriber = Subscriber(viewer, currency, balance)
+        remove = self.fanout.subscribe(topic, subscriber)  # before the first build: no change is missed
+        try:
+            first = (await asyncio.to_thread(self._in_app, build, {viewer: (currency, balance)})).get(viewer)
+        except NotFound as error:
+            remove()
+            return _error(404, "not_found", str(error))
+        except Exception:
+            remove()
+            raise
+        if first is None:
+            remove()
+            error = Unprocessable(f"currency: table {table_id} does not take {currency} (R6)", "currency")
+            return _error(422, "currency", str(error), "currency")
+        self.per_session[session_key] += 1
+        self.per_address[address] += 1
+        metrics.STREAMS.inc()
+
+        async def events() -> AsyncIterator[str]:
+            try:
+                yield wire.RETRY
+                last = wire.changed_part(first)
+                yield wire.state(first)
+                loop = asyncio.get_running_loop()
+                ends = loop.time() + float(self.app.config["CASINO_SSE_LIFETIME"])
+                while (left := ends - loop.time()) > 0:
+                    try:
+                        payload = await asyncio.wait_for(subscriber.queue.get(), min(left, wire.KEEPALIVE_SECONDS))
+                    except TimeoutError:
+                        if ends - loop.time() > 0:
+                            yield wire.KEEPALIVE
+                        continue
+                    if wire.changed_part(payload) != last:
+                        last = wire.changed_part(payload)
+                        yield wire.state(payload)
+            finally:
+                remove()
+                metrics.STREAMS.dec()
+                _release(self.per_session, session_key)
+                _release(self.per_address, address)
+
+        return StreamingResponse(events(), media_type=wire.MEDIA_TYPE, headers=wire.HEADERS)
+
+    def _in_app(self, function: Any, *args: Any) -> Any:
+        with self.app.app_context():
+            return function(*args)
+
+
+def _ready(app: Flask) -> None:
+    with app.app_context():
+        db.session.execute(text("SELECT 1"))
+        db.session.rollback()
+        bus_of(app).ping()
+
+
+class Timing:
+    """ASGI middleware: each HTTP request's latency, labelled by its endpoint (the route, or the
+    first path segment for the Flask app's pages, so ids never make new label values)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = [500]
+
+        async def sending(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                status[0] = message["status"]
+                metrics.REQUESTS.labels(scope["method"], _endpoint(scope["path"]), str(status[0])).observe(
+                    time.perf_counter() - started)
+            await send(message)
+
+        await self.app(scope, receive, sending)
+
+
+def _endpoint(path: str) -> str:
+    """``/api/tables/7/bets`` → ``/api/tables/{id}/bets``."""
+    return "/".join("{id}" if part.isdigit() else part for part in path.split("/")[:5])
+
+
+def create_asgi(app: Flask | None = None) -> Any:
+    """The ASGI application around ``app`` (a fresh :func:`casino_holdem.create_app` by default)."""
+    if app is None:
+        from . import create_app
+
+        app = create_app()
+    metrics.register()
+    proxies = int(app.config.get("CASINO_TRUSTED_PROXIES") or 0)
+    if proxies:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]
+    fanout = Fanout(app, bus_of(app))
+    streams = Streams(app, fanout)
+
+    async def healthz(_request: Request) -> Response:
+        return PlainTextResponse("ok")
+
+    async def readyz(_request: Request) -> Response:
+        try:
+            await asyncio.to_thread(_ready, app)
+        except Exception as error:
+            log.warning("not ready: %s", error.__class__.__name__)
+            return _error(503, "not_ready", f"not ready: {error.__class__.__name__}")
+        return PlainTextResponse("ready")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_asgi: Starlette) -> AsyncIterator[None]:
+        fanout.start()
+        try:
+            yield
+        finally:
+            fanout.stop()
+
+    async def prometheus(_request: Request) -> Response:
+        body = await asyncio.to_thread(streams._in_app, lambda: metrics.exposition(db.session))
+        return Response(body, media_type=CONTENT_TYPE_LATEST)
+
+    routes = [Route("/events/lobby", streams.lobby), Route("/events/tables/{table_id:int}", streams.table),
+              Route("/healthz", healthz), Route("/readyz", readyz), Route("/metrics", prometheus),
+              Mount("/", WSGIMiddleware(app))]
+    asgi = Starlette(routes=routes, lifespan=lifespan)
+    asgi.state.fanout = fanout
+    asgi.state.streams = streams
+    timed = Timing(asgi)
+    timed.state = asgi.state  # type: ignore[attr-defined]
+    return timed

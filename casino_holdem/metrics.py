@@ -1,0 +1,79 @@
+"""Prometheus metrics (issue 10), served at ``/metrics`` by the production app.
+
+Counters and histograms live in prometheus-client's multiprocess mode when
+``PROMETHEUS_MULTIPROC_DIR`` is set (``serve --production`` sets it for its web workers and
+dealers), so every worker's and dealer's figures add up in one scrape. Bets, decisions and
+automatic decisions (R8) are counted from the rows a transaction wrote, once it has committed;
+rounds and the dealer's lag (how late after its deadline a step was taken) by the dealer loop;
+request latency per endpoint by the ASGI app; pool amounts (R5, base units) are read at scrape time.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from sqlalchemy import event, select
+from sqlalchemy.orm import Session
+
+from . import settings
+from .models import Bet, DecisionRecord, JackpotPool
+
+BETS = Counter("casino_bets", "bets placed (R2.1)")
+DECISIONS = Counter("casino_decisions", "decisions taken (R2.3-R2.5)", ["by"])
+ROUNDS = Counter("casino_rounds", "dealer steps by kind (opened, hole_cards, …, settled)", ["step"])
+DEALER_LAG = Histogram("casino_dealer_lag_seconds", "deadline to the step that closed its window",
+                       buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10))
+REQUESTS = Histogram("casino_request_seconds", "request latency per endpoint", ["method", "endpoint", "status"],
+                     buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10))
+STREAMS = Gauge("casino_open_streams", "open event streams", multiprocess_mode="livesum")
+COUNTS = "casino_metrics_pending"
+
+
+def _collect(session: Session, _context: Any) -> None:
+    counts = session.info.setdefault(COUNTS, {"bets": 0, "player": 0, "house": 0})
+    for row in session.new:
+        if isinstance(row, Bet):
+            counts["bets"] += 1
+        elif isinstance(row, DecisionRecord):
+            counts["house" if row.automatic else "player"] += 1
+
+
+def _count(session: Session) -> None:
+    counts = session.info.pop(COUNTS, None)
+    if counts:
+        BETS.inc(counts["bets"])
+        DECISIONS.labels("player").inc(counts["player"])
+        DECISIONS.labels("house").inc(counts["house"])
+
+
+def _forget(session: Session) -> None:
+    session.info.pop(COUNTS, None)
+
+
+def register() -> None:
+    """Count committed rows on every ORM session (idempotent)."""
+    if not event.contains(Session, "after_flush", _collect):
+        event.listen(Session, "after_flush", _collect)
+        event.listen(Session, "after_commit", _count)
+        event.listen(Session, "after_rollback", _forget)
+
+
+def exposition(session: Session) -> bytes:
+    """The scrape: every process's metrics (multiprocess mode) or this one's, and the pools now."""
+    if settings.metrics_dir():
+        from prometheus_client import multiprocess
+
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+        text = generate_latest(registry)
+    else:
+        from prometheus_client import REGISTRY
+
+        text = generate_latest(REGISTRY)
+    pools = CollectorRegistry()
+    amount = Gauge("casino_pool_amount", "jackpot pool in base units (R5)", ["pool"], registry=pools)
+    for name, value in session.execute(select(JackpotPool.name, JackpotPool.amount)):
+        amount.labels(name).set(float(value))  # a reading for charts; the ledger keeps the exact Decimal
+    session.rollback()
+    return text + generate_latest(pools)

@@ -1,0 +1,110 @@
+"""Issue 10: the event bus backends behind one interface, and publishing once, after the commit
+that made the change (a rolled-back transaction publishes nothing)."""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Iterator
+from decimal import Decimal
+
+import pytest
+
+from casino_holdem import settings
+from casino_holdem.events import LOBBY, table_topic
+from casino_holdem.events.bus import Bus, LocalBus, PostgresBus, RedisBus
+from casino_holdem.services import dealer_steps
+from support.app import POSTGRES_URL
+from support.casino import T0
+from support.web import WebCasino
+
+REDIS_URL: str | None = settings.value("CASINO_TEST_REDIS_URL")
+CEILING = 30.0
+
+
+def _postgres() -> Bus:
+    return PostgresBus(settings.database_url(POSTGRES_URL or "").replace("postgresql+psycopg://", "postgresql://"))
+
+
+BACKENDS = [
+    pytest.param(LocalBus, id="in-process"),
+    pytest.param(lambda: RedisBus(REDIS_URL or ""), id="redis",
+                 marks=pytest.mark.skipif(not REDIS_URL, reason="CASINO_TEST_REDIS_URL is not set")),
+    pytest.param(_postgres, id="postgres", marks=[
+        pytest.mark.postgres, pytest.mark.skipif(not POSTGRES_URL, reason="CASINO_TEST_DATABASE_URL is not set")]),
+]
+
+
+@pytest.fixture(params=BACKENDS)
+def bus(request: pytest.FixtureRequest) -> Iterator[Bus]:
+    made = request.param()
+    yield made
+    made.close()
+
+
+def _received(bus: Bus) -> queue.Queue[frozenset[str]]:
+    inbox: queue.Queue[frozenset[str]] = queue.Queue()
+    bus.subscribe(inbox.put)
+    return inbox
+
+
+def _next(inbox: queue.Queue[frozenset[str]]) -> frozenset[str]:
+    return inbox.get(timeout=CEILING)
+
+
+def test_a_published_set_of_topics_reaches_every_subscriber(bus: Bus) -> None:
+    first, second = _received(bus), _received(bus)
+    bus.ping()
+    # a listening connection may come up a moment after subscribe: publish until it is heard
+    for _ in range(int(CEILING / 0.2)):
+        bus.publish({table_topic(7), LOBBY})
+        try:
+            got = first.get(timeout=0.2)
+            break
+        except queue.Empty:
+            continue
+    assert got == {"table:7", "lobby"}
+    assert _next(second) == {"table:7", "lobby"}
+
+
+def test_unsubscribed_callbacks_hear_nothing() -> None:
+    bus = LocalBus()
+    heard: list[frozenset[str]] = []
+    remove = bus.subscribe(heard.append)
+    bus.publish({"lobby"})
+    remove()
+    bus.publish({"lobby"})
+    assert heard == [frozenset({"lobby"})]
+
+
+@pytest.fixture
+def published(db, app) -> list[frozenset[str]]:
+    heard: list[frozenset[str]] = []
+    app.extensions["casino_bus"] = LocalBus()
+    app.extensions["casino_bus"].subscribe(heard.append)
+    return heard
+
+
+def test_a_bet_publishes_its_table_and_the_lobby_once_after_commit(app, published) -> None:
+    from casino_holdem.services.rounds import place_bets
+
+    casino = WebCasino(app)
+    table = casino.table()
+    dealer_steps.advance(table, T0)
+    player = casino.player("alice")
+    published.clear()
+    place_bets(player, table, Decimal("10"), Decimal(0), False, request_id="r1", now=T0)
+    assert published == [frozenset({table_topic(table), LOBBY})]
+
+
+def test_a_refused_bet_publishes_nothing(app, published) -> None:
+    from casino_holdem.services.errors import ServiceError
+    from casino_holdem.services.rounds import place_bets
+
+    casino = WebCasino(app)
+    table = casino.table()
+    dealer_steps.advance(table, T0)
+    player = casino.player("alice", amount="5")
+    published.clear()
+    with pytest.raises(ServiceError):
+        place_bets(player, table, Decimal("10"), Decimal(0), False, request_id="r1", now=T0)
+    assert published == []

@@ -1,0 +1,172 @@
+"""Issue 10: the asynchronous event streams of the production app: the state after a change made
+by another client (or another process), hidden information (R1), the caps (429), health."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import urllib.request
+from collections.abc import Iterator
+
+import pytest
+
+from support.streams import Stream, asgi_server, started
+from support.web import WebCasino
+
+
+@pytest.fixture
+def served(db, app) -> Iterator[tuple[WebCasino, tuple[str, int]]]:
+    app.config.update(CASINO_SSE_LIFETIME=120.0, CASINO_BETTING_SECONDS=600)
+    casino = WebCasino(app)
+    with asgi_server(app) as address:
+        yield casino, address
+
+
+def _cookie(casino: WebCasino, username: str) -> str:
+    client = casino.client(username)
+    return client.http.get_cookie("session").value
+
+
+def _table(casino: WebCasino) -> int:
+    from casino_holdem.services import dealer_steps
+
+    table = casino.table(betting_seconds=600)
+    dealer_steps.advance(table)
+    return table
+
+
+def test_a_stream_sends_the_state_then_the_change_another_client_made(served) -> None:
+    casino, address = served
+    table = _table(casino)
+    casino.player("alice")
+    casino.player("bob")
+    stream = Stream(address, f"/events/tables/{table}", _cookie(casino, "alice"))
+    try:
+        assert stream.status == 200 and stream.block().startswith("retry: ")
+        assert stream.state()["round"]["bettor_count"] == 0
+        bob = casino.client("bob")
+        assert bob.post(f"/api/tables/{table}/bets", {"ante": "10", "request_id": "b"}).status_code == 201
+        seen = stream.state(where=lambda state: state["round"]["bettor_count"] == 1)
+        assert seen["round"]["you"]["has_bet"] is False and seen["round"]["cards"]["dealer"] == []
+    finally:
+        stream.close()
+
+
+def test_one_build_per_change_however_many_watch(served) -> None:
+    casino, address = served
+    table = _table(casino)
+    names = [f"watcher{number}" for number in range(4)]
+    for name in names:
+        casino.player(name)
+    streams = [Stream(address, f"/events/tables/{table}", _cookie(casino, name)) for name in names]
+    try:
+        for stream in streams:
+            stream.state()
+        fanout = started[0].state.fanout
+        before = fanout.builds
+        watcher = casino.client(names[0])
+        assert watcher.post(f"/api/tables/{table}/bets", {"ante": "10", "request_id": "w"}).status_code == 201
+        seen = [stream.state(where=lambda state: state["round"]["bettor_count"] == 1) for stream in streams]
+        assert fanout.builds - before == 1
+        assert [state["round"]["you"]["has_bet"] for state in seen] == [True, False, False, False]
+    finally:
+        for stream in streams:
+            stream.close()
+
+
+def test_r1_a_bettor_sees_their_cards_and_bets_never_the_dealers_nor_other_players_bets(served) -> None:
+    import datetime as dt
+
+    from casino_holdem.models import utcnow
+    from casino_holdem.services import dealer_steps
+
+    casino, address = served
+    table = _table(casino)
+    casino.player("alice")
+    casino.player("bob")
+    alice, bob = casino.client("alice"), casino.client("bob")
+    assert alice.post(f"/api/tables/{table}/bets", {"ante": "10", "request_id": "a"}).status_code == 201
+    assert bob.post(f"/api/tables/{table}/bets", {"ante": "35", "request_id": "b"}).status_code == 201
+    stream = Stream(address, f"/events/tables/{table}", alice.http.get_cookie("session").value)
+    try:
+        assert stream.state()["round"]["you"]["bet"]["ante"] == "10"
+        assert dealer_steps.advance(table, utcnow() + dt.timedelta(seconds=601)).event == "hole_cards"
+        dealt = stream.state(where=lambda state: state["round"]["phase"] == "pre_flop")
+        text = str(dealt)
+        assert len(dealt["round"]["cards"]["player"]) == 2 and dealt["round"]["cards"]["dealer"] == []
+        assert "reveal" not in dealt["round"] and "'35'" not in text and "deck" not in dealt["round"]
+    finally:
+        stream.close()
+
+
+def test_streams_need_a_session_and_unknown_tables_are_404(served) -> None:
+    casino, address = served
+    casino.player("alice")
+    anonymous = Stream(address, "/events/lobby", None)
+    assert anonymous.status == 401 and anonymous.body()["error"]["code"] == "session"
+    forged = Stream(address, "/events/lobby", "eyJwbGF5ZXJfaWQiOjF9.forged.signature")
+    assert forged.status == 401
+    unknown = Stream(address, "/events/tables/999999", _cookie(casino, "alice"))
+    assert unknown.status == 404 and set(unknown.body()["error"]) == {"code", "message", "field"}
+
+
+def test_streams_per_session_are_capped_429_beyond(served, app) -> None:
+    casino, address = served
+    app.config.update(CASINO_STREAMS_PER_SESSION=2)
+    casino.player("alice")
+    cookie = _cookie(casino, "alice")
+    open_ = [Stream(address, "/events/lobby", cookie) for _ in range(2)]
+    try:
+        assert [stream.status for stream in open_] == [200, 200]
+        refused = Stream(address, "/events/lobby", cookie)
+        assert refused.status == 429 and refused.body()["error"]["field"] == "streams"
+        other = Stream(address, "/events/lobby", _cookie(casino, "alice"))  # another session of hers
+        assert other.status == 200
+        other.close()
+    finally:
+        for stream in open_:
+            stream.close()
+
+
+def test_streams_per_address_are_capped_429_beyond(served, app) -> None:
+    casino, address = served
+    app.config.update(CASINO_STREAMS_PER_ADDRESS=1)
+    casino.player("alice")
+    first = Stream(address, "/events/lobby", _cookie(casino, "alice"))
+    try:
+        assert first.status == 200
+        assert Stream(address, "/events/lobby", _cookie(casino, "alice")).status == 429
+    finally:
+        first.close()
+
+
+def test_healthz_and_readyz_answer(served) -> None:
+    _, (host, port) = served
+    for path, body in (("/healthz", b"ok"), ("/readyz", b"ready")):
+        with urllib.request.urlopen(f"http://{host}:{port}{path}", timeout=30) as response:
+            assert response.status == 200 and response.read() == body
+
+
+@pytest.mark.postgres
+def test_a_stream_receives_a_bet_made_in_another_process(served, app) -> None:
+    """The bus is shared by processes (PostgreSQL LISTEN/NOTIFY here): one build per change."""
+    casino, address = served
+    if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        pytest.skip("another process shares only a PostgreSQL database")
+    table = _table(casino)
+    casino.player("alice")
+    bob = casino.player("bob")
+    stream = Stream(address, f"/events/tables/{table}", _cookie(casino, "alice"))
+    try:
+        assert stream.state()["round"]["bettor_count"] == 0
+        script = ("import sys; from casino_holdem import create_app;"
+                  "from casino_holdem.services.rounds import place_bets;"
+                  "app = create_app({'SQLALCHEMY_DATABASE_URI': sys.argv[1], 'SECRET_KEY': 'test'});"
+                  "ctx = app.app_context(); ctx.push();"
+                  f"place_bets({bob}, {table}, '10', request_id='other-process')")
+        subprocess.run([sys.executable, "-c", script, app.config["SQLALCHEMY_DATABASE_URI"]], check=True,
+                       env={**os.environ, "PYTHONWARNINGS": "ignore"}, timeout=120)
+        assert stream.state(where=lambda state: state["round"]["bettor_count"] == 1)
+    finally:
+        stream.close()

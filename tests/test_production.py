@@ -1,0 +1,94 @@
+"""Issue 10: ``casino-holdem serve --production`` as the deploy recipe runs it (deploy/): uvicorn
+workers and a dealer process on PostgreSQL — /healthz, /readyz, a bet through the API, the event
+on a stream, /metrics, and a graceful stop on SIGTERM (exit 0)."""
+
+from __future__ import annotations
+
+import http.cookiejar
+import json
+import os
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from casino_holdem.cli import main
+from support.app import POSTGRES_URL, empty_all_tables, make_app
+from support.casino import PASSWORD
+from support.server import serving
+from support.streams import Stream
+from support.web import WebCasino
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_production_refuses_a_database_its_processes_cannot_share(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("CASINO_DATABASE_URL", f"sqlite:///{tmp_path / 'x.sqlite3'}")
+    monkeypatch.setenv("CASINO_SECRET_KEY", "test")
+    result = CliRunner().invoke(main, ["serve", "--production"])
+    assert result.exit_code == 2 and "CASINO_DATABASE_URL" in result.output
+
+
+def _unit_command() -> list[str]:
+    """The arguments deploy/casino-web.service gives ``casino-holdem``, but its port (the test picks a free one)."""
+    unit = (ROOT / "deploy" / "casino-web.service").read_text()
+    start = next(line for line in unit.splitlines() if line.startswith("ExecStart="))
+    arguments = start.split()[1:]
+    assert arguments[-2] == "--port"
+    return arguments[:-2]
+
+
+class Browser:
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.cookies = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies))
+        self.token = self.call("GET", "/api/session")["csrf_token"]
+
+    def call(self, method: str, path: str, body: object = None) -> dict:
+        request = urllib.request.Request(self.base + path, method=method,
+                                         data=None if body is None else json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json",
+                                                  **({"X-CSRF-Token": self.token} if method != "GET" else {})})
+        with self.opener.open(request, timeout=60) as response:
+            return json.loads(response.read())
+
+    def cookie(self) -> str:
+        return next(cookie.value for cookie in self.cookies if cookie.name == "session")
+
+    def text(self, path: str) -> str:
+        with self.opener.open(self.base + path, timeout=60) as response:
+            return response.read().decode()
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not POSTGRES_URL, reason="CASINO_TEST_DATABASE_URL is not set")
+def test_serve_production_on_postgresql(postgres_url: str, tmp_path: Path) -> None:
+    app = make_app(postgres_url)
+    empty_all_tables(app)
+    casino = WebCasino(app)
+    with app.app_context():
+        table = casino.table(betting_seconds=600)
+        casino.player("alice")
+    env = {**os.environ, "CASINO_DATABASE_URL": postgres_url, "CASINO_SECRET_KEY": "test", "CASINO_SECURE_COOKIES": "0"}
+    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
+    command = [sys.executable, "-m", "casino_holdem", *_unit_command()]
+    with serving(command, cwd=ROOT, env=env, log=tmp_path / "server.log") as base:
+        browser = Browser(base)
+        assert browser.text("/healthz") == "ok" and browser.text("/readyz") == "ready"
+        browser.token = browser.call("POST", "/api/session", {"username": "alice", "password": PASSWORD}
+                                     )["csrf_token"]
+        host, port = base.removeprefix("http://").split(":")
+        stream = Stream((host, int(port)), f"/events/tables/{table}", browser.cookie())
+        try:
+            stream.state(where=lambda state: state["round"] is not None)
+            browser.call("POST", f"/api/tables/{table}/bets", {"ante": "10", "request_id": "prod-1"})
+            seen = stream.state(where=lambda state: state["round"]["bettor_count"] == 1)
+            assert seen["round"]["you"]["has_bet"] is True
+        finally:
+            stream.close()
+        scraped = browser.text("/metrics")
+        assert "casino_bets_total 1.0" in scraped and "casino_request_seconds_bucket" in scraped
+        assert 'casino_pool_amount{pool="' in scraped
