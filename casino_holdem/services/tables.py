@@ -18,7 +18,7 @@ from .. import paytable_files
 from ..core.money import POOL_QUANTUM, is_multiple_of
 from ..extensions import db
 from ..models import GameTable, JackpotPool
-from . import audit, queries
+from . import audit, paytable_versions, queries
 from .errors import Conflict, Unprocessable, core_refusals
 from .transaction import transactional
 
@@ -77,6 +77,7 @@ def create_table(name: str, pool_id: int, *, paytable: str = paytable_files.DEFA
                       decision_seconds=decision_seconds, pool_id=pool_id, is_open=True, is_demo=is_demo)
     db.session.add(table)
     db.session.flush()
+    paytable_versions.keep(table_file, audit.operator_actor(operator))
     audit.record(audit.operator_actor(operator), "table_created", table_id=table.id, name=name,
                  paytable=table_file.ref, sha256=table_file.sha256, pool_id=pool_id)
     return view_of(table)
