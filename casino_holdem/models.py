@@ -414,3 +414,21 @@ class TableChange(db.Model):  # type: ignore[name-defined,misc]
     requested_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
     applied_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
     applied_round_id: Mapped[int | None] = mapped_column(ForeignKey("rounds.id"))
+
+
+class PoolCorrection(db.Model):  # type: ignore[name-defined,misc]
+    """R9: a correction of a wrongly displayed pool amount, requested by one manager and applied
+    only when a second one approves it (four-eyes); ``transaction_id`` is the applied movement."""
+
+    __tablename__ = "pool_corrections"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    pool_id: Mapped[int] = mapped_column(ForeignKey("jackpot_pools.id"), index=True)
+    amount: Mapped[Decimal] = mapped_column(Money)
+    reason: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16))
+    requested_by: Mapped[str] = mapped_column(String(64))
+    requested_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+    decided_by: Mapped[str | None] = mapped_column(String(64))
+    decided_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    transaction_id: Mapped[int | None] = mapped_column(ForeignKey("ledger_transactions.id"))

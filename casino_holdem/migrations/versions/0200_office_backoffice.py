@@ -1,5 +1,5 @@
-"""The back office: paytable versions kept by SHA-256 with their approval, and table changes waiting
-for the next round.
+"""The back office: paytable versions kept by SHA-256 with their approval, table changes waiting
+for the next round, and pool corrections waiting for a second manager.
 
 Revision ID: office_backoffice
 Revises: 0001
@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from casino_holdem.models import UTCDateTime
+from casino_holdem.models import Money, UTCDateTime
 
 revision = "office_backoffice"
 down_revision = "0001"
@@ -49,6 +49,22 @@ def upgrade() -> None:
     )
 
 
+    op.create_table(
+        "pool_corrections",
+        sa.Column("id", sa.Integer(), primary_key=True),
+        sa.Column("pool_id", sa.Integer(), sa.ForeignKey("jackpot_pools.id"), nullable=False, index=True),
+        sa.Column("amount", Money(), nullable=False),
+        sa.Column("reason", sa.Text(), nullable=False),
+        sa.Column("status", sa.String(16), nullable=False),
+        sa.Column("requested_by", sa.String(64), nullable=False),
+        sa.Column("requested_at", UTCDateTime(), nullable=False),
+        sa.Column("decided_by", sa.String(64)),
+        sa.Column("decided_at", UTCDateTime()),
+        sa.Column("transaction_id", sa.Integer(), sa.ForeignKey("ledger_transactions.id")),
+    )
+
+
 def downgrade() -> None:
+    op.drop_table("pool_corrections")
     op.drop_table("table_changes")
     op.drop_table("paytable_versions")
