@@ -9,8 +9,8 @@ from decimal import Decimal
 import pytest
 
 from casino_holdem.services import reports, rounds, voids
-from casino_holdem.services.viewing import house_table_view
 from casino_holdem.services.errors import Unprocessable
+from casino_holdem.services.viewing import house_table_view
 from support.casino import SECOND, T0, deck_with
 
 DAY = T0.date()
