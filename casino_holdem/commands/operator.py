@@ -15,8 +15,8 @@ from typing import Any, TypeVar
 import click
 
 from .. import settings
-from ..serialize import jsonable
 from ..core.rules import Stage, VoidReason
+from ..serialize import jsonable
 from .context import service_context
 from .terminal import write_json
 
