@@ -9,12 +9,14 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
 from .. import settings
+from ..core.paytable import Paytable
 from ..core.rules import Stage, VoidReason
 from ..serialize import jsonable
 from .context import service_context
@@ -261,6 +263,23 @@ def paytables_assign(table_id: int, version_id: int, reason: str, operator: str)
         write_json({"table_id": table_id, "settings": change.settings, "not_before": change.not_before})
 
 
+@paytables_group.command("compare")
+@click.argument("left_id", type=int)
+@click.argument("right_id", type=int)
+def paytables_compare(left_id: int, right_id: int) -> None:
+    """Two stored versions key by key, the differences marked, and the change of the exact Bonus return (R4)."""
+    from ..services.paytable_versions import compare
+
+    _call(compare, left_id, right_id, exact_bonus)
+
+
+def exact_bonus(paytable: Paytable) -> Fraction:
+    """R4: the Bonus's exact return from the compliance tools (services never import them)."""
+    from ..compliance.rtp import bonus_figures
+
+    return bonus_figures(paytable).rtp
+
+
 # --- reports ------------------------------------------------------------------------------------
 
 @click.command("report")
@@ -275,7 +294,7 @@ def report(start: dt.datetime, end: dt.datetime, table_id: int | None, as_csv: b
     first, _ = reports.day_bounds(start.date())
     _, last = reports.day_bounds(end.date())
     with service_context():
-        result = reports.report(first, last, table_id)
+        result = reports.report(first, last, table_id, exact_bonus=exact_bonus)
         if as_csv:
             click.echo(reports.to_csv([result]), nl=False)
         else:

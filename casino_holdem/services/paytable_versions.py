@@ -9,7 +9,10 @@ versions never imported (the standard one a fresh database starts with).
 from __future__ import annotations
 
 import datetime as dt
+import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 
 from sqlalchemy import select
@@ -25,6 +28,8 @@ from .table_changes import request_change
 from .transaction import clock, transactional
 
 IN_USE = "in use"
+#: an exact return figure of a paytable (from the compliance tools, which services never import)
+ExactFigure = Callable[[Paytable], Fraction]
 
 
 class PaytableRejected(Unprocessable):
@@ -188,3 +193,30 @@ def assign(table_id: int, version_id: int, actor: str, reason: str, *,
         else None
     return request_change(table, {"paytable_id": row.paytable_id, "paytable_version": row.version,
                                   "paytable_sha256": row.sha256}, actor, reason, not_before=not_before, now=now)
+
+
+def _flat(data: dict[str, object], prefix: str = "") -> dict[str, object]:
+    """``{"main": {"ante": 1}}`` → ``{"main.ante": 1}``: the keys a paytable file names."""
+    flat: dict[str, object] = {}
+    for key, value in data.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            flat.update(_flat(value, f"{name}."))
+        else:
+            flat[name] = value
+    return flat
+
+
+@transactional
+def compare(left_id: int, right_id: int, exact_bonus: ExactFigure) -> dict[str, object]:
+    """Two versions side by side: every key with both values and whether it differs, and the
+    change of the Bonus's exact return (R4), the figure no player strategy changes (``exact_bonus``
+    is the compliance tools' calculation, handed in: services never import them)."""
+    rows = [queries.get(PaytableVersion, left_id), queries.get(PaytableVersion, right_id)]
+    left, right = (_flat(tomllib.loads(bytes(row.content).decode("utf-8"))) for row in rows)
+    keys = sorted(set(left) | set(right))
+    bonus = [exact_bonus(_parsed(bytes(row.content), row.sha256)) for row in rows]
+    return {"left": _view(rows[0]), "right": _view(rows[1]),
+            "keys": [{"key": key, "left": left.get(key), "right": right.get(key),
+                      "differs": left.get(key) != right.get(key)} for key in keys],
+            "bonus_rtp": {"left": str(bonus[0]), "right": str(bonus[1]), "change": str(bonus[1] - bonus[0])}}

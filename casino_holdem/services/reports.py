@@ -19,8 +19,6 @@ from decimal import Decimal
 
 from sqlalchemy import func, select
 
-from ..compliance.rtp import bonus_figures
-from ..compliance.stats import return_ratio
 from ..core.money import ZERO
 from ..core.paytable import Paytable
 from ..core.rules import ALL_BETS
@@ -38,7 +36,7 @@ from ..models import (
 )
 from . import queries
 from .errors import Unprocessable
-from .paytable_versions import stored_paytable
+from .paytable_versions import ExactFigure, stored_paytable
 from .transaction import transactional
 
 FINISHED = ("settled", "void")
@@ -91,35 +89,40 @@ class Report:
         return self.revenue == self.ledger_revenue
 
 
-def _places(value: float) -> Decimal:
-    return Decimal(repr(round(value, 6)))
+#: two-sided 95 % normal quantile
+Z95 = Decimal("1.959963984540054")
+RATIO_PLACES = Decimal("0.000001")
+
+
+def _interval(pairs: list[tuple[Decimal, Decimal]]) -> tuple[Decimal, Decimal] | None:
+    """95 % interval of Σ return / Σ stake over ``pairs`` (stake, return): the ratio estimator's
+    standard error (delta method) from the residuals ``r − R·s``, computed in Decimal."""
+    staked = sum((stake for stake, _ in pairs), ZERO)
+    if len(pairs) < 2 or staked == 0:
+        return None
+    ratio = sum((back for _, back in pairs), ZERO) / staked
+    spread = sum(((back - ratio * stake) ** 2 for stake, back in pairs), ZERO) * len(pairs) / (len(pairs) - 1)
+    error = spread.sqrt() / staked
+    return (ratio - Z95 * error).quantize(RATIO_PLACES), (ratio + Z95 * error).quantize(RATIO_PLACES)
 
 
 def _observed(bets: list[tuple[Bet, Decimal]], exact_bonus: Decimal | None) -> list[Observed]:
-    """Per bet type over base units: Σ return / Σ stake and the ratio estimator's interval."""
+    """Per bet type over base units: Σ return / Σ stake, its interval, and the exact figure."""
     rows = []
     for name in ALL_BETS:
-        moments = [0.0] * 5
-        count, staked, back = 0, ZERO, ZERO
-        for bet, multiplier in bets:
-            stake = Decimal((bet.outcome or {}).get(name, {}).get("stake", "0")) / multiplier
-            if stake == 0:
-                continue
-            returned = Decimal(bet.outcome[name]["returned"]) / multiplier
-            count, staked, back = count + 1, staked + stake, back + returned
-            s, r = float(stake), float(returned)  # estimates only, never amounts (as in compliance.stats)
-            for index, value in enumerate((s, r, s * s, r * r, s * r)):
-                moments[index] += value
-        estimate = return_ratio(moments, count)
-        rows.append(Observed(name, count, (back / staked).quantize(Decimal("0.000001")) if staked else None,
-                             (_places(estimate.low), _places(estimate.high)) if estimate else None,
-                             exact_bonus if name == "bonus" else None))
+        pairs = [(Decimal(bet.outcome[name]["stake"]) / multiplier, Decimal(bet.outcome[name]["returned"]) / multiplier)
+                 for bet, multiplier in bets if bet.outcome and Decimal(bet.outcome.get(name, {}).get("stake", "0"))]
+        staked = sum((stake for stake, _ in pairs), ZERO)
+        ratio = (sum((back for _, back in pairs), ZERO) / staked).quantize(RATIO_PLACES) if staked else None
+        rows.append(Observed(name, len(pairs), ratio, _interval(pairs), exact_bonus if name == "bonus" else None))
     return rows
 
 
 @transactional
-def report(start: dt.datetime, end: dt.datetime, table_id: int | None = None) -> Report:
-    """The rounds of ``[start, end)`` (by when they finished), of one table or all."""
+def report(start: dt.datetime, end: dt.datetime, table_id: int | None = None, *,
+           exact_bonus: ExactFigure | None = None) -> Report:
+    """The rounds of ``[start, end)`` (by when they finished), of one table or all; with
+    ``exact_bonus`` (the compliance tools' R4 figure) the Bonus's exact return beside the observed."""
     if end <= start:
         raise Unprocessable("end: the period ends after it starts", "end")
     statement = select(GameRound).where(GameRound.phase.in_(FINISHED), GameRound.finished_at >= start,
@@ -150,20 +153,20 @@ def report(start: dt.datetime, end: dt.datetime, table_id: int | None = None) ->
         select(PoolMovement.kind, func.sum(PoolMovement.amount)).where(PoolMovement.round_id.in_(ids))
         .group_by(PoolMovement.kind)).all()) if ids else {}
     pools = {row.table.pool_id: row.table.pool for row in finished}
-    exact_bonus = _exact_bonus(*paytables.values()) if len(paytables) == 1 else None
+    exact = _exact_bonus(exact_bonus, *paytables.values()) if exact_bonus and len(paytables) == 1 else None
     return Report(start, end, table_id, len(finished), sum(row.phase == "void" for row in finished), len(bettors),
-                  lines, dict(revenue), _ledger_revenue(ids), _observed(bets, exact_bonus),
+                  lines, dict(revenue), _ledger_revenue(ids), _observed(bets, exact),
                   Decimal(movements.get(MovementKind.CONTRIBUTION.value) or ZERO)
                   + Decimal(movements.get(MovementKind.CONTRIBUTION_REVERSAL.value) or ZERO),
                   -Decimal(movements.get(MovementKind.PRIZE.value) or ZERO),
                   {pool.name: pool.amount for pool in pools.values()})
 
 
-def _exact_bonus(paytable: Paytable) -> Decimal:
+def _exact_bonus(figure: ExactFigure, paytable: Paytable) -> Decimal:
     """R4: the Bonus's exact return when every hand plays it to the end (the rule book's figure);
     shown only when the period was played under one paytable version. Cached by SHA-256."""
     if paytable.sha256 not in _EXACT_BONUS:
-        exact = bonus_figures(paytable).rtp
+        exact = figure(paytable)
         _EXACT_BONUS[paytable.sha256] = (Decimal(exact.numerator) / Decimal(exact.denominator)).quantize(
             Decimal("0.000001"))
     return _EXACT_BONUS[paytable.sha256]

@@ -4,6 +4,7 @@ never before ``effective_from``, and replay from the bytes kept in the database.
 from __future__ import annotations
 
 from decimal import Decimal
+from fractions import Fraction
 
 import freezegun
 import pytest
@@ -128,3 +129,13 @@ def test_a_round_replays_from_the_bytes_kept_in_the_database(casino, db, tmp_pat
     # A-A pays 40 to 1 under version 2 (R4); a pair of aces beats king high: the Flop bet wins, the Ante pushes (R3)
     assert casino.balance(player) == Decimal(1000 + 5 * 40 + 20)
     casino.assert_sound()
+
+
+def test_two_versions_side_by_side_mark_the_differences_and_the_bonus_return_change(db, variant) -> None:
+    from casino_holdem.commands.operator import exact_bonus
+
+    old, new = (paytable_versions.submit(variant(version, aa=aa), ANN).id for version, aa in ((2, 30), (3, 40)))
+    side_by_side = paytable_versions.compare(old, new, exact_bonus)
+    differing = {row["key"]: (row["left"], row["right"]) for row in side_by_side["keys"] if row["differs"]}
+    assert differing == {"paytable.version": (2, 3), "bonus.aa": (30, 40)}
+    assert Fraction(side_by_side["bonus_rtp"]["change"]) > 0  # R4: A-A pays more
