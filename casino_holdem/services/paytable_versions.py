@@ -208,15 +208,18 @@ def _flat(data: dict[str, object], prefix: str = "") -> dict[str, object]:
 
 
 @transactional
-def compare(left_id: int, right_id: int, exact_bonus: ExactFigure) -> dict[str, object]:
+def compare(left_id: int, right_id: int, exact_bonus: ExactFigure | None = None) -> dict[str, object]:
     """Two versions side by side: every key with both values and whether it differs, and the
     change of the Bonus's exact return (R4), the figure no player strategy changes (``exact_bonus``
     is the compliance tools' calculation, handed in: services never import them)."""
     rows = [queries.get(PaytableVersion, left_id), queries.get(PaytableVersion, right_id)]
     left, right = (_flat(tomllib.loads(bytes(row.content).decode("utf-8"))) for row in rows)
     keys = sorted(set(left) | set(right))
-    bonus = [exact_bonus(_parsed(bytes(row.content), row.sha256)) for row in rows]
-    return {"left": _view(rows[0]), "right": _view(rows[1]),
-            "keys": [{"key": key, "left": left.get(key), "right": right.get(key),
-                      "differs": left.get(key) != right.get(key)} for key in keys],
-            "bonus_rtp": {"left": str(bonus[0]), "right": str(bonus[1]), "change": str(bonus[1] - bonus[0])}}
+    side_by_side: dict[str, object] = {
+        "left": _view(rows[0]), "right": _view(rows[1]),
+        "keys": [{"key": key, "left": left.get(key), "right": right.get(key),
+                  "differs": left.get(key) != right.get(key)} for key in keys]}
+    if exact_bonus is not None:
+        bonus = [exact_bonus(_parsed(bytes(row.content), row.sha256)) for row in rows]
+        side_by_side["bonus_rtp"] = {"left": str(bonus[0]), "right": str(bonus[1]), "change": str(bonus[1] - bonus[0])}
+    return side_by_side
