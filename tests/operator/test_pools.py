@@ -9,7 +9,7 @@ import pytest
 
 from casino_holdem.core.money import round_down
 from casino_holdem.services import jackpot, pool_admin, rounds
-from casino_holdem.services.errors import Conflict, Unprocessable
+from casino_holdem.services.errors import Conflict, NotFound, Unprocessable
 from support.casino import SECOND, T0, deck_with
 
 ANN, BEN = "operator:ann", "operator:ben"
@@ -82,3 +82,9 @@ def test_r5_two_linked_tables_hitting_at_once_are_paid_in_lock_order(casino) -> 
     check = pool_admin.reconcile(pool)
     assert check.sound and check.by_kind["prize"] == sum(p["amount"] for p in prizes)
     casino.assert_sound()
+
+
+def test_an_unknown_correction_is_not_found_naming_its_field(db) -> None:
+    with pytest.raises(NotFound) as missing:
+        pool_admin.approve_correction(99, BEN)
+    assert missing.value.field == "correction_id"

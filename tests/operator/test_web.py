@@ -67,7 +67,7 @@ def test_every_back_office_route_admits_exactly_its_roles(app, web, who) -> None
             status = client.send(method, path, {}).status_code
             want = expected(route, who)
             if want == "allowed":
-                assert status not in (401, 403) and status != 302, (route.rule, method, who, status)
+                assert status < 500 and status not in (401, 403) and status != 302, (route.rule, method, who, status)
             else:
                 assert status == want, (route.rule, method, who, status)
 
@@ -88,13 +88,13 @@ def test_four_eyes_paytable_approval_and_assignment_over_the_api(web, variant) -
     assert verify.audit_ledger() == []
 
 
-def test_a_pit_boss_voids_only_at_the_right_stage_and_the_auditor_sees_it(web, clock) -> None:
+def test_a_pit_boss_voids_only_at_the_right_stage_and_the_auditor_sees_it(web) -> None:
     table = web.table()
     web.player("punter")
     punter = web.client("punter")
     web.advance(table)
     round_id = punter.get(f"/api/tables/{table}").get_json()["round"]["round_id"]
-    assert punter.post(f"/api/tables/{table}/bets", {"ante": "10", "request_id": "r1"}).status_code == 200
+    assert punter.post(f"/api/tables/{table}/bets", {"ante": "10", "request_id": "r1"}).status_code == 201
     pit = _operator(web, "pit1", "pit")
     early = pit.post(f"/api/operator/rounds/{round_id}/void", {"reason": "dropped_card_seen"})
     assert early.status_code == 422 and early.get_json()["error"]["field"] == "reason"
