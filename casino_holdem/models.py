@@ -1,5 +1,6 @@
 """The database model (SQLAlchemy 2.0 typed style): players, a double-entry ledger, jackpot pools,
-tables, rounds, bets, decisions, awards and the append-only audit log.
+tables, rounds, bets, decisions, awards and the append-only audit log; operators, server-side
+sessions and login counters (issues 10 and 11).
 
 Money is :class:`~decimal.Decimal` end to end. :class:`Money` is ``NUMERIC(20, 5)`` on
 PostgreSQL and a scaled 64-bit integer (units of 0.00001) on SQLite, whose NUMERIC affinity would
@@ -35,6 +36,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    func,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -137,6 +139,8 @@ class MovementKind(StrEnum):
 
 
 class Player(db.Model):  # type: ignore[name-defined,misc]
+    """A player; usernames are unique whatever their case (``Demo1`` is ``demo1``, issue 10)."""
+
     __tablename__ = "players"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -145,6 +149,8 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
     currency: Mapped[str] = mapped_column(String(8))
     is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    __table_args__ = (Index("uq_players_username_lower", func.lower(username), unique=True),)
 
 
 class JackpotPool(db.Model):  # type: ignore[name-defined,misc]
@@ -358,7 +364,7 @@ class AuditEntry(db.Model):  # type: ignore[name-defined,misc]
     """Append-only: who did what, when, to which table/round/player, with a JSON detail."""
 
     __tablename__ = "audit_log"
-    #: the login rate limit reads recent failures by action and time
+    #: the audit log is read by action and time
     __table_args__ = (Index("ix_audit_log_action_at", "action", "at"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -432,3 +438,43 @@ class PoolCorrection(db.Model):  # type: ignore[name-defined,misc]
     decided_by: Mapped[str | None] = mapped_column(String(64))
     decided_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
     transaction_id: Mapped[int | None] = mapped_column(ForeignKey("ledger_transactions.id"))
+class Operator(db.Model):  # type: ignore[name-defined,misc]
+    """A back-office account (issue 11), separate from players: one role, never a wallet."""
+
+    __tablename__ = "operators"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    username: Mapped[str] = mapped_column(String(32))
+    password_hash: Mapped[str] = mapped_column(String(256))
+    role: Mapped[str] = mapped_column(String(16))
+    active: Mapped[bool] = mapped_column(Boolean, default=True)
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    __table_args__ = (Index("uq_operators_username_lower", func.lower(username), unique=True),)
+
+
+class AuthSession(db.Model):  # type: ignore[name-defined,misc]
+    """A signed-in session; the cookie carries only the token, the row only its SHA-256, so
+    revoking the row ends every copy of the cookie (issue 10)."""
+
+    __tablename__ = "auth_sessions"
+    __table_args__ = (Index("ix_auth_sessions_principal", "kind", "principal_id"),)
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    principal_id: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+    last_seen_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+    expires_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+    revoked_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+
+
+class LoginCounter(db.Model):  # type: ignore[name-defined,misc]
+    """Attempts on one login key (a username from an address, or an address) in the window that
+    began at ``window_start``; counted by one atomic upsert so a burst cannot overrun it."""
+
+    __tablename__ = "login_counters"
+
+    key: Mapped[str] = mapped_column(String(160), primary_key=True)
+    window_start: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+    count: Mapped[int] = mapped_column(Integer)

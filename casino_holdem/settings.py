@@ -102,6 +102,8 @@ VARIABLES: tuple[Variable, ...] = (
     Variable("CASINO_SECURE_COOKIES", SWITCH, None,
              "session cookies only over https (browsers take them from http://localhost too); off: plain http too",
              "on, except when debugging or testing", "CASINO_SECURE_COOKIES"),
+    Variable("CASINO_OPERATOR_IDLE_SECONDS", WHOLE_SECONDS, "900",
+             "an operator's session ends after this long without a request (players: 12 hours)"),
     Variable("CASINO_PAYTABLES_DIR", FOLDER, None, "the folder of versioned paytable files",
              "the checkout's `paytables/`, else the copy installed with the package"),
     Variable("CASINO_CACHE_DIR", FOLDER, None, "cache of the exact RTP enumeration", "`~/.cache/casino_holdem`"),

@@ -1,4 +1,5 @@
-"""The table operator's commands: ``table``, ``pool``, ``player``, ``void``, ``paytables`` and ``report``.
+"""The table operator's commands: ``table``, ``pool``, ``player``, ``void``, ``paytables``, ``report``
+and ``operator`` (back-office accounts, issue 11).
 
 Each command is one service call (one transaction, audited under ``--operator``). A refused
 request prints the service's one-line reason naming the field and exits 2, changing nothing.
@@ -7,6 +8,7 @@ request prints the service's one-line reason naming the field and exits 2, chang
 from __future__ import annotations
 
 import datetime as dt
+import sys
 from collections.abc import Callable
 from decimal import Decimal
 from fractions import Fraction
@@ -301,4 +303,61 @@ def report(start: dt.datetime, end: dt.datetime, table_id: int | None, as_csv: b
             write_json({**jsonable(result), "ledger_agrees": result.ledger_agrees})
 
 
-COMMANDS = (table_group, pool_group, player_group, void, paytables_group, report)
+# --- back-office accounts (issue 11) -----------------------------------------------------------
+
+@click.group("operator")
+def operator_group() -> None:
+    """Back-office accounts: pit, manager, auditor and dealer roles."""
+
+
+def _new_password(from_stdin: bool) -> str:
+    """From a hidden prompt (typed twice) or the first line of stdin: never an argument, which
+    would sit in the shell history and the process list."""
+    if from_stdin:
+        return sys.stdin.readline().rstrip("\r\n")
+    return str(click.prompt("Password", hide_input=True, confirmation_prompt=True))
+
+
+password_stdin_option = click.option("--password-stdin", is_flag=True,
+                                     help="Read the password from the first line of standard input.")
+
+
+@operator_group.command("create")
+@click.argument("name")
+@click.option("--role", required=True, help="pit, manager, auditor or dealer.")
+@password_stdin_option
+def operator_create(name: str, role: str, password_stdin: bool) -> None:
+    """Create operator NAME with ROLE (the password is asked for)."""
+    from ..services.operators import create
+
+    _call(create, name, _new_password(password_stdin), role)
+
+
+@operator_group.command("list")
+def operator_list() -> None:
+    """Every operator with role and whether active."""
+    from ..services.operators import list_operators
+
+    _call(list_operators)
+
+
+@operator_group.command("disable")
+@click.argument("name")
+def operator_disable(name: str) -> None:
+    """Disable operator NAME: no more sign-ins, open sessions end now."""
+    from ..services.operators import disable
+
+    _call(disable, name)
+
+
+@operator_group.command("password")
+@click.argument("name")
+@password_stdin_option
+def operator_password(name: str, password_stdin: bool) -> None:
+    """Set operator NAME's password; every session signed in with the old one ends."""
+    from ..services.operators import set_password
+
+    _call(set_password, name, _new_password(password_stdin))
+
+
+COMMANDS = (table_group, pool_group, player_group, void, paytables_group, report, operator_group)

@@ -30,6 +30,12 @@ def _demo(app: Flask) -> dict[str, Any]:
                                 decision_seconds=app.config["CASINO_DECISION_SECONDS"])
 
 
+def _echo_demo(data: dict[str, Any]) -> None:
+    click.echo(f"demo data: players {', '.join(data['players'])}; pool {data['pool']}; "
+               f"tables {', '.join(data['tables'])}")
+    click.echo(f"demo operators (password 'demo', sign in at /operator/login): {', '.join(data['operators'])}")
+
+
 def _stop_on_signals(stop: threading.Event) -> None:
     for number in (signal.SIGINT, signal.SIGTERM):
         signal.signal(number, lambda *_: stop.set())
@@ -47,16 +53,15 @@ def _bots(enabled: bool) -> Any:
 
 @click.command("init-db")
 @click.option("--demo", is_flag=True, help="Also create demo players (demo1..demo5, password 'demo'), bots, "
-                                           "and three tables sharing one seeded jackpot pool.")
+                                           "demo operators (pit1, manager1, manager2, auditor1, dealer1, "
+                                           "password 'demo') and three tables sharing one seeded jackpot pool.")
 def init_db(demo: bool) -> None:
     """Create or upgrade the database schema (idempotent)."""
     app = make_app()
     _upgrade(app)
     click.echo(f"database ready: {app.config['SQLALCHEMY_DATABASE_URI'].split('@')[-1]}")
     if demo:
-        data = _demo(app)
-        click.echo(f"demo data: players {', '.join(data['players'])}; pool {data['pool']}; "
-                   f"tables {', '.join(data['tables'])}")
+        _echo_demo(_demo(app))
 
 
 @click.command("dealer")
@@ -85,7 +90,7 @@ def serve(host: str, port: int, demo: bool, bots: bool | None) -> None:
     app = make_app()
     if demo:
         _upgrade(app)
-        _demo(app)
+        _echo_demo(_demo(app))
     stop = threading.Event()
     thread = threading.Thread(target=dealer_loop.run, name="dealer", daemon=True,
                               kwargs={"app": app, "stop": stop, "bots": _bots(demo if bots is None else bots)})

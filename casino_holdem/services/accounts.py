@@ -1,47 +1,33 @@
-"""Players' accounts for the web: registration, login with a rate limit, and the demo logins.
+"""Players' accounts for the web: registration, login, password change and the demo logins.
 
-Passwords are stored as werkzeug hashes (:func:`wallet.create_player`). Failed logins are kept
-in the append-only audit log (action ``login_failed`` with the username and the client address),
-so the limit holds across every process serving the app: after :data:`MAX_FAILURES` failures for
-one username from one address within :data:`FAILURE_WINDOW`, further attempts are refused with
-:class:`TooManyAttempts` until the oldest failure leaves the window.
+Passwords are stored as werkzeug hashes (:func:`wallet.create_player`). Logins go through
+:func:`logins.attempt`, the limit shared with the operators' sign-in (issue 10); a password
+change ends every session of the player (:func:`sessions.revoke_all`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import math
 import re
 from decimal import Decimal
 
-from sqlalchemy import select
-from werkzeug.security import check_password_hash, generate_password_hash
+from sqlalchemy import func, select
 
 from .. import paytable_files
 from ..extensions import db
-from ..models import AuditEntry, GameTable, Player
-from . import audit, demo, queries, wallet
-from .errors import ServiceError, Unprocessable
-from .transaction import clock, transactional
+from ..models import GameTable, Player
+from . import audit, demo, logins, queries, sessions, wallet
+from .errors import Unprocessable
+from .logins import TooManyAttempts
+from .transaction import transactional
 
-MAX_FAILURES = 5
-FAILURE_WINDOW = dt.timedelta(minutes=5)
+__all__ = ["DEMO_DEPOSIT", "MIN_PASSWORD", "USERNAME", "TooManyAttempts", "change_password", "currencies",
+           "demo_logins", "login", "player", "register"]
+
 MIN_PASSWORD = 8
 USERNAME = re.compile(r"^[A-Za-z0-9_.-]{3,32}$")
 #: demo money for a player who registers while demo tables run: about 10,000 base units (R6)
 DEMO_DEPOSIT = Decimal(10000)
-#: compared against when the username is unknown, so a miss takes as long as a wrong password
-_NO_SUCH_PLAYER = generate_password_hash("no such player")
-
-
-class TooManyAttempts(ServiceError):
-    """Too many failed logins; ``retry_after`` is the number of seconds until the next try."""
-
-    status = 429
-
-    def __init__(self, retry_after: int) -> None:
-        super().__init__(f"login: too many failed attempts; try again in {retry_after} s", "password")
-        self.retry_after = retry_after
 
 
 def _demo_mode() -> bool:
@@ -73,41 +59,40 @@ def register(username: str, password: str, currency: str) -> wallet.PlayerView:
         raise Unprocessable(f"password: at least {MIN_PASSWORD} characters", "password")
     if not isinstance(currency, str):
         raise Unprocessable("currency: one of the paytable's currencies", "currency")
-    player = wallet.create_player(username, password, currency)
+    player = wallet.create_player(username, password, currency)  # refuses "Demo1" when "demo1" exists
     if _demo_mode():
         deposit = DEMO_DEPOSIT * wallet.currency_spec(currency).multiplier
         wallet.deposit(player.id, deposit, f"demo-register:{player.id}")
     return player
 
 
-def _recent_failures(username: str, address: str, since: dt.datetime) -> list[dt.datetime]:
-    """This username's failures from this address since ``since`` (filtered in SQL: a flood of
-    other failures does not slow a login down)."""
-    return list(db.session.scalars(
-        select(AuditEntry.at).where(AuditEntry.action == "login_failed", AuditEntry.at >= since,
-                                    AuditEntry.detail["username"].as_string() == username,
-                                    AuditEntry.detail["address"].as_string() == address)
-        .order_by(AuditEntry.at)))
+@transactional
+def _lookup(username: str) -> tuple[wallet.PlayerView | None, str | None]:
+    """The player who may log in as ``username`` (any case; bots may not: the dealer plays them)."""
+    row = db.session.scalars(select(Player).where(func.lower(Player.username) == username.lower())).first()
+    if row is None:
+        return None, None
+    return (None if row.is_bot else wallet.player_view(row)), row.password_hash
+
+
+def login(username: str, password: str, address: str, *, now: dt.datetime | None = None) -> wallet.PlayerView | None:
+    """The player when the password is right, None when not (the failure is recorded). Raises
+    :class:`TooManyAttempts` while the limit holds, without checking the password."""
+    return logins.attempt(sessions.PLAYER, username, password, address, _lookup, now=now)
 
 
 @transactional
-def login(username: str, password: str, address: str, *, now: dt.datetime | None = None) -> wallet.PlayerView | None:
-    """The player when the password is right, None when not (the failure is recorded). Bots
-    cannot log in: the dealer plays them. Raises :class:`TooManyAttempts` while the limit holds,
-    without checking the password."""
-    moment = clock(now)
-    if not 1 <= len(username) <= wallet.MAX_USERNAME:
-        return None  # no player has such a name; not recorded, so the audit log cannot be flooded
-    failures = _recent_failures(username, address, moment - FAILURE_WINDOW)
-    if len(failures) >= MAX_FAILURES:
-        oldest = failures[-MAX_FAILURES]
-        raise TooManyAttempts(max(1, math.ceil((oldest + FAILURE_WINDOW - moment).total_seconds())))
-    player = db.session.scalars(select(Player).where(Player.username == username)).first()
-    matches = check_password_hash(player.password_hash if player else _NO_SUCH_PLAYER, password)
-    if player is None or not matches or player.is_bot:
-        audit.record(audit.SYSTEM, "login_failed", now=moment, username=username, address=address)
-        return None
-    return wallet.player_view(player)
+def change_password(player_id: int, current: str, new: str) -> None:
+    """Set a new password (the current one must be right) and end every session of the player,
+    so a stolen cookie dies with the old password (issue 10)."""
+    row = queries.get(Player, player_id)
+    if not logins.matches(row.password_hash, current):
+        raise logins.WrongPassword("current_password: wrong password", "current_password")
+    if not isinstance(new, str) or len(new) < MIN_PASSWORD:
+        raise Unprocessable(f"password: at least {MIN_PASSWORD} characters", "password")
+    row.password_hash = logins.hash_password(new)
+    sessions.revoke_all(sessions.PLAYER, player_id)
+    audit.record(audit.player_actor(player_id), "password_changed", player_id=player_id)
 
 
 @transactional

@@ -1,18 +1,22 @@
 """The append-only audit log: every state change writes one entry in the same transaction.
 
-Details are JSON (amounts as strings). Nothing hidden goes in before it is public: the Dealer's
-hole cards and the deck are logged only when the round is settled or void.
+Details are JSON (amounts as strings). Back-office actions go through :func:`operator_action`.
+Nothing hidden goes in before it is public: the Dealer's hole cards and the deck are logged only
+when the round is settled or void.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..extensions import db
 from ..models import AuditEntry
 from ..serialize import jsonable
 from .transaction import clock
+
+if TYPE_CHECKING:
+    from .operators import OperatorView
 
 DEALER = "dealer"
 SYSTEM = "system"
@@ -31,3 +35,15 @@ def record(actor: str, action: str, *, table_id: int | None = None, round_id: in
     """Append one entry (joins the caller's transaction)."""
     db.session.add(AuditEntry(at=clock(now), actor=actor, action=action, table_id=table_id, round_id=round_id,
                               player_id=player_id, detail=jsonable(detail)))
+
+
+def operator_action(operator: OperatorView, action: str, *, reason: str | None, before: Any = None,
+                    after: Any = None, table_id: int | None = None, round_id: int | None = None,
+                    player_id: int | None = None, now: dt.datetime | None = None, **detail: Any) -> None:
+    """The one record of a back-office action (issue 11): who (the operator's id, name and
+    role), when, what (``action`` and the table, round or player it touched), the values
+    before and after, and the reason given. Every operator action calls this in its own
+    transaction, so the entry exists exactly when the change does."""
+    record(operator_actor(operator.username), action, table_id=table_id, round_id=round_id, player_id=player_id,
+           now=now, operator_id=operator.id, role=operator.role.value, before=before, after=after, reason=reason,
+           **detail)

@@ -2,6 +2,8 @@
 jackpot pool. Idempotent: running it again creates and deposits nothing twice.
 
 Logins: ``demo1`` … ``demo5`` with the password ``demo`` (README); bots are ``bot1`` … ``bot4``.
+Operators (issue 11), password ``demo`` too: ``pit1``, ``manager1`` and ``manager2`` (two, so a
+second manager can approve the first one's change), ``auditor1`` and ``dealer1``.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from sqlalchemy import select
 
 from ..extensions import db
 from ..models import GameTable
-from . import jackpot, tables, wallet
+from . import jackpot, operators, tables, wallet
 from .transaction import transactional
 
 PASSWORD = "demo"
@@ -24,6 +26,8 @@ BOTS = (("bot1", "USD", "10000"), ("bot2", "THB", "250000"), ("bot3", "JPY", "10
 POOL = "Linked progressive"
 POOL_SEED = Decimal(10000)
 TABLES = ("Bangkok", "Macau", "Monaco")
+OPERATORS = (("pit1", "pit"), ("manager1", "manager"), ("manager2", "manager"), ("auditor1", "auditor"),
+             ("dealer1", "dealer"))
 
 
 @transactional
@@ -34,6 +38,9 @@ def ensure_demo_data(*, betting_seconds: int = 15, decision_seconds: int = 15) -
         player = wallet.find_player(username) or wallet.create_player(username, PASSWORD, currency, is_bot=is_bot)
         wallet.deposit(player.id, amount, f"demo:{username}")
         players.append(player)
+    for username, role in OPERATORS:
+        if operators.find(username) is None:
+            operators.create(username, PASSWORD, role, strict=False)
     pool = jackpot.ensure_pool(POOL)
     jackpot.top_up(pool.id, POOL_SEED, "demo pool seed", "demo", idempotency_key=f"demo-seed:{pool.id}")
     for name in TABLES:
@@ -41,5 +48,6 @@ def ensure_demo_data(*, betting_seconds: int = 15, decision_seconds: int = 15) -
             tables.create_table(name, pool.id, ante_min=Decimal(1), ante_max=Decimal(500), bonus_min=Decimal(1),
                                 bonus_max=Decimal(100), max_bettors=50, betting_seconds=betting_seconds,
                                 decision_seconds=decision_seconds, is_demo=True, operator="demo")
-    return {"players": [p.username for p in players], "pool": jackpot.pool_view(pool.id).amount,
+    return {"players": [p.username for p in players], "operators": [name for name, _ in OPERATORS],
+            "pool": jackpot.pool_view(pool.id).amount,
             "tables": [t.name for t in tables.list_tables()]}

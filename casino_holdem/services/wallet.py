@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from werkzeug.security import generate_password_hash
 
 from .. import paytable_files
@@ -191,7 +191,7 @@ def create_player(username: str, password: str, currency: str, *, is_bot: bool =
     if not password:
         raise Unprocessable("password: must not be empty", "password")
     currency_spec(currency)
-    if db.session.scalars(select(Player).where(Player.username == username)).first() is not None:
+    if _by_name(username) is not None:  # whatever its case (issue 10)
         raise Conflict(f"username: {username!r} is taken", "username")
     player = Player(username=username, password_hash=generate_password_hash(password), currency=currency,
                     is_bot=is_bot)
@@ -202,9 +202,13 @@ def create_player(username: str, password: str, currency: str, *, is_bot: bool =
     return player_view(player)
 
 
+def _by_name(username: str) -> Player | None:
+    return db.session.scalars(select(Player).where(func.lower(Player.username) == username.lower())).first()
+
+
 @transactional
 def find_player(username: str) -> PlayerView | None:
-    player = db.session.scalars(select(Player).where(Player.username == username)).first()
+    player = _by_name(username)
     return None if player is None else player_view(player)
 
 

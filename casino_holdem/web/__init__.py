@@ -1,6 +1,7 @@
 """The players' web front end: pages, the JSON API and live event streams (issue 6).
 
-Blueprints: ``auth`` (login, registration, logout), ``lobby``, ``table``, ``history``, ``api``
+Blueprints: ``auth`` (login, registration, logout), ``operator_auth`` (the back office's sign-in
+and its guard, issue 11), ``lobby``, ``table``, ``history``, ``api``
 (``/api/``, described at ``/api/openapi.json``) and ``events`` (server-sent events). Everything
 a page, response or event shows of a round is built by
 :func:`casino_holdem.services.viewing.round_seen_by` (checked by tests/web/test_viewing_boundary.py).
@@ -10,7 +11,8 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import api, auth, errors, events, formatting, history, lobby, security, table
+from . import api, auth, errors, events, formatting, history, lobby, operator_auth, security, table
+from .operator import init_operator
 
 
 def init_web(app: Flask) -> None:
@@ -18,5 +20,6 @@ def init_web(app: Flask) -> None:
     security.configure(app)
     errors.register(app)
     formatting.register(app)
-    for blueprint in (auth.bp, lobby.bp, table.bp, history.bp, api.bp, events.bp):
+    for blueprint in (auth.bp, operator_auth.bp, lobby.bp, table.bp, history.bp, api.bp, events.bp):
         app.register_blueprint(blueprint)
+    init_operator(app)

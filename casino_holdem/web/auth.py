@@ -7,18 +7,13 @@ from werkzeug.wrappers import Response
 
 from ..services import accounts
 from ..services.errors import ServiceError
-from .security import current_player, log_in, log_out
+from .security import current_player, form_login, log_in, log_out, next_page
 
 bp = Blueprint("auth", __name__)
 
 
 def _next_page() -> str:
-    """Where to go after logging in: a path on this site only (no open redirect)."""
-    target = request.values.get("next", "")
-    # Browsers drop tabs and newlines from URLs, so "/<TAB>/evil.com" would become "//evil.com".
-    clean = not any(ord(char) < 0x20 or char == "\\" for char in target)
-    local = clean and target.startswith("/") and not target.startswith("//")
-    return target if local else url_for("lobby.lobby")
+    return next_page("/", url_for("lobby.lobby"))
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -27,16 +22,9 @@ def login() -> Response | str | tuple[str, int]:
         return redirect(_next_page())
     message, status = None, 200
     if request.method == "POST":
-        username = request.form.get("username", "")
-        try:
-            player = accounts.login(username, request.form.get("password", ""), request.remote_addr or "")
-        except accounts.TooManyAttempts as error:
-            message, status = error.message, error.status
-        else:
-            if player is not None:
-                log_in(player)
-                return redirect(_next_page())
-            message, status = "Wrong username or password.", 401
+        signed_in, message, status = form_login(accounts.login, log_in)
+        if signed_in:
+            return redirect(_next_page())
     return render_template("login.html", message=message, demo=accounts.demo_logins(),
                            next_page=request.values.get("next", "")), status
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .operator.openapi_paths import operator_paths
+
 VERSION = "1.0.0"
 MONEY = {"type": "string", "pattern": r"^-?[0-9]+(\.[0-9]+)?$", "description": "an exact decimal amount",
          "example": "10.50"}
@@ -75,6 +77,10 @@ SCHEMAS: dict[str, Any] = {
     "Player": _obj({"id": {"type": "integer"}, "username": {"type": "string"}, "currency": {"type": "string"}}),
     "Session": _obj({"authenticated": {"type": "boolean"}, "player": _nullable("Player"),
                      "csrf_token": {"type": "string"}}),
+    "Operator": _obj({"id": {"type": "integer"}, "username": {"type": "string"},
+                      "role": {"type": "string", "enum": ["pit", "manager", "auditor", "dealer"]}}),
+    "OperatorSession": _obj({"authenticated": {"type": "boolean"}, "operator": _nullable("Operator"),
+                             "csrf_token": {"type": "string"}}),
     "Me": _obj({"id": {"type": "integer"}, "username": {"type": "string"}, "currency": _ref("Currency"),
                 "balance": _ref("Balance")}),
     "Table": _obj({
@@ -175,6 +181,13 @@ def _paths() -> dict[str, Any]:
         "/api/rounds/{round_id}/decisions": {"post": _operation(
             "R2.3-R2.5: fold / flop, then bet / check", _ref("Decision"), errors="400 403 404 409",
             body=_ref("DecisionRequest"), status="201", parameters=round_id)},
+        "/api/operator/session": {
+            "get": _operation("Which operator is signed in, and the CSRF token", _ref("OperatorSession"),
+                              public=True),
+            "post": _operation("Operator sign-in (send X-CSRF-Token from GET /api/operator/session)",
+                               _ref("OperatorSession"), errors="400 401 403 429", body=credentials, public=True),
+            "delete": _operation("Operator sign-out", _ref("OperatorSession"), errors="403", public=True),
+        },
         "/api/history": {"get": _operation(
             "Your finished rounds, newest first, 10 a page", _ref("History"), errors="400",
             parameters=[{"name": "page", "in": "query", "schema": {"type": "integer", "minimum": 1}}])},
@@ -193,5 +206,5 @@ def document() -> dict[str, Any]:
         "components": {"schemas": SCHEMAS,
                        "securitySchemes": {"session": {"type": "apiKey", "in": "cookie", "name": "session"}}},
         "security": [{"session": []}],
-        "paths": _paths(),
+        "paths": {**_paths(), **operator_paths()},
     }

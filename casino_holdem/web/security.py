@@ -1,7 +1,12 @@
 """Sessions, CSRF and who is asking.
 
 - The session is Flask's signed cookie, HttpOnly, ``SameSite=Lax`` and ``Secure`` outside
-  debugging and testing (``CASINO_SECURE_COOKIES`` overrides). Logging in starts a fresh session.
+  debugging and testing (``CASINO_SECURE_COOKIES`` overrides). It carries a server-side session
+  token (:mod:`casino_holdem.services.sessions`) and the CSRF token, nothing else: logging out or
+  changing the password revokes the token, ending every copy of the cookie (issue 10). Logging
+  in starts a fresh session.
+- A session is a player's or an operator's, never both: player views refuse an operator's
+  session (403) and :func:`casino_holdem.web.operator_auth.operator_required` a player's.
 - CSRF: a synchronizer token per session, in a ``<meta name="csrf-token">`` for scripts (sent as
   the ``X-CSRF-Token`` header) and a hidden ``csrf_token`` field in forms. Every POST, PUT, PATCH
   and DELETE must carry it, the login included (``GET /api/session`` hands it to API clients).
@@ -19,15 +24,19 @@ from typing import Any, ParamSpec, TypeVar
 from flask import Flask, g, redirect, request, session, url_for
 from werkzeug.exceptions import Forbidden, Unauthorized
 
-from ..services import accounts
+from ..services import accounts, operators, sessions
 from ..services.errors import NotFound
+from ..services.logins import TooManyAttempts
+from ..services.operators import OperatorView
 from ..services.wallet import PlayerView
 
 P = ParamSpec("P")
 T = TypeVar("T")
+A = TypeVar("A")
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 CSRF_HEADER = "X-CSRF-Token"
 CSRF_FIELD = "csrf_token"
+TOKEN_FIELD = "session_token"
 SESSION_HOURS = 12
 
 
@@ -39,6 +48,10 @@ class NotLoggedIn(Unauthorized):
     description = "session: log in first"
 
 
+class OtherKindOfSession(Forbidden):
+    description = "session: signed in as another kind of account; sign out first"
+
+
 def configure(app: Flask) -> None:
     """Cookie settings and the CSRF check for every request."""
     secure = app.config.get("CASINO_SECURE_COOKIES")
@@ -46,8 +59,10 @@ def configure(app: Flask) -> None:
         secure = not (app.debug or app.testing)
     app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax", SESSION_COOKIE_SECURE=bool(secure),
                       PERMANENT_SESSION_LIFETIME=timedelta(hours=SESSION_HOURS))
+    app.before_request(_forget_who)
     app.before_request(check_csrf)
-    app.context_processor(lambda: {"csrf_token": csrf_token, "current_player": current_player})
+    app.context_processor(lambda: {"csrf_token": csrf_token, "current_player": current_player,
+                                   "current_operator": current_operator})
 
 
 def csrf_token() -> str:
@@ -67,31 +82,81 @@ def check_csrf() -> None:
         raise CsrfFailure()
 
 
-def log_in(player: PlayerView) -> None:
-    """A fresh session (no fixation) with a fresh CSRF token."""
-    session.clear()
+def _start(kind: str, principal_id: int) -> None:
+    """A fresh session (no fixation) with a fresh CSRF token; the previous one is revoked."""
+    log_out()
     session.permanent = True
-    session["player_id"] = player.id
+    session[TOKEN_FIELD] = sessions.start(kind, principal_id)
     csrf_token()
+
+
+def log_in(player: PlayerView) -> None:
+    _start(sessions.PLAYER, player.id)
+
+
+def log_in_operator(operator: OperatorView) -> None:
+    _start(sessions.OPERATOR, operator.id)
 
 
 def log_out() -> None:
+    """End this session on the server too, so a copy of the cookie is worth nothing."""
+    token = session.get(TOKEN_FIELD)
+    if isinstance(token, str):
+        sessions.revoke(token)
     session.clear()
     csrf_token()
 
 
+WHO = ("principal", "player", "operator")
+
+
+def _forget_who() -> None:
+    """Each request looks its session up afresh (an app context may outlive one request)."""
+    for name in WHO:
+        g.pop(name, None)
+
+
+def _cached(name: str, find: Callable[[], T]) -> T:
+    """``find()`` once per session token and request: logging in or out mid-request is seen at once."""
+    token = session.get(TOKEN_FIELD)
+    cached = g.get(name)
+    if cached is None or cached[0] != token:
+        cached = (token, find())
+        setattr(g, name, cached)
+    return cached[1]  # type: ignore[no-any-return]
+
+
+def current_principal() -> sessions.Principal | None:
+    """Whoever this request's live session belongs to, or None."""
+    token = session.get(TOKEN_FIELD)
+    return _cached("principal", lambda: sessions.resolve(token) if isinstance(token, str) else None)
+
+
+def _player() -> PlayerView | None:
+    principal = current_principal()
+    if principal is None or principal.kind != sessions.PLAYER:
+        return None
+    try:
+        return accounts.player(principal.id)
+    except NotFound:
+        return None  # a session of a removed player counts as logged out
+
+
 def current_player() -> PlayerView | None:
-    """The logged-in player, or None (a session of a removed player counts as logged out). Looked
-    up once per session identity: logging in or out mid-request is seen at once."""
-    player_id = session.get("player_id")
-    cached = g.get("player")
-    if cached is None or cached[0] != player_id:
-        try:
-            cached = (player_id, None if player_id is None else accounts.player(int(player_id)))
-        except NotFound:
-            cached = (player_id, None)
-        g.player = cached
-    return cached[1]
+    """The logged-in player, or None (no session, an operator's session, a removed player)."""
+    return _cached("player", _player)
+
+
+def _operator() -> OperatorView | None:
+    principal = current_principal()
+    if principal is None or principal.kind != sessions.OPERATOR:
+        return None
+    return operators.signed_in(principal.id)
+
+
+def current_operator() -> OperatorView | None:
+    """The signed-in, active operator, or None."""
+    return _cached("operator", _operator)
 
 
 def player_id() -> int:
@@ -102,17 +167,43 @@ def player_id() -> int:
     return player.id
 
 
+def next_page(prefix: str, default: str) -> str:
+    """Where to go after logging in: ``next`` when it is a path on this site under ``prefix``
+    (no open redirect), else ``default``."""
+    target = request.values.get("next", "")
+    # Browsers drop tabs and newlines from URLs, so "/<TAB>/evil.com" would become "//evil.com".
+    clean = not any(ord(char) < 0x20 or char == "\\" for char in target)
+    local = clean and target.startswith(prefix) and not target.startswith("//")
+    return target if local else default
+
+
+def form_login(check: Callable[[str, str, str], A | None], start: Callable[[A], None]) -> tuple[bool, str | None, int]:
+    """A login form's POST, for players and operators alike: (signed in, message, status). The
+    form's page shows the message with the status (401 wrong password, 429 too many attempts)."""
+    try:
+        account = check(request.form.get("username", ""), request.form.get("password", ""), request.remote_addr or "")
+    except TooManyAttempts as error:
+        return False, error.message, error.status
+    if account is None:
+        return False, "Wrong username or password.", 401
+    start(account)
+    return True, None, 200
+
+
 def wants_json() -> bool:
     """API and event-stream clients get JSON errors; pages get HTML."""
     return request.path.startswith(("/api/", "/events/"))
 
 
 def login_required(view: Callable[P, T]) -> Callable[P, T | Any]:
-    """Pages redirect to the login page; the API and event streams answer 401."""
+    """Pages redirect to the login page; the API and event streams answer 401; an operator's
+    session is refused (403)."""
 
     @functools.wraps(view)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> T | Any:
         if current_player() is None:
+            if current_principal() is not None:
+                raise OtherKindOfSession()
             if wants_json():
                 raise NotLoggedIn()
             return redirect(url_for("auth.login", next=request.full_path.rstrip("?")))

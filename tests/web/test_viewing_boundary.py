@@ -26,6 +26,9 @@ ALLOWED: dict[str, set[str] | None] = {
     "history": {"rounds_of", "recall"},                                # game recall, through viewing
     "rounds": {"place_bets", "decide", "disconnect", "rejoin", "MAX_REQUEST_ID"},  # actions: receipts only
     "accounts": {"login", "register", "player", "demo_logins", "currencies", "TooManyAttempts"},
+    "operators": {"login", "signed_in", "OperatorView", "Role"},         # the back office's accounts
+    "sessions": {"start", "resolve", "revoke", "Principal", "PLAYER", "OPERATOR"},  # who a cookie is
+    "logins": {"TooManyAttempts"},
     "wallet": {"PlayerView", "currency_spec"},
     "errors": None,
 }

@@ -2,7 +2,7 @@
 for the next round, and pool corrections waiting for a second manager.
 
 Revision ID: office_backoffice
-Revises: 0001
+Revises: auth_accounts
 Create Date: 2026-12-03
 """
 
@@ -14,7 +14,7 @@ from alembic import op
 from casino_holdem.models import Money, UTCDateTime
 
 revision = "office_backoffice"
-down_revision = "0001"
+down_revision = "auth_accounts"
 branch_labels = None
 depends_on = None
 

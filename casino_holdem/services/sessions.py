@@ -1,0 +1,93 @@
+"""Server-side, revocable sessions for players and operators (issues 10 and 11).
+
+The browser's cookie carries a random token and nothing else that identifies anyone; the
+database keeps only the token's SHA-256 (:class:`~casino_holdem.models.AuthSession`), so a
+leaked database cannot be replayed as cookies and revoking a row ends every copy of the cookie
+at once (logging out, a password change, an operator disabled).
+
+A session ends after a spell of inactivity: :data:`PLAYER_IDLE` for players (the lifetime the
+signed cookie always had), ``CASINO_OPERATOR_IDLE_SECONDS`` for operators. The last-seen time is
+written at most every :data:`TOUCH_EVERY`, so an ordinary request costs one indexed read.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import secrets
+from dataclasses import dataclass
+
+from sqlalchemy import delete, update
+
+from .. import settings
+from ..extensions import db
+from ..models import AuthSession
+from .transaction import clock, transactional
+
+PLAYER = "player"
+OPERATOR = "operator"
+KINDS = (PLAYER, OPERATOR)
+PLAYER_IDLE = dt.timedelta(hours=12)
+TOUCH_EVERY = dt.timedelta(seconds=30)
+
+
+@dataclass(frozen=True, slots=True)
+class Principal:
+    """Who a session belongs to: a player or an operator, by id."""
+
+    kind: str
+    id: int
+
+
+def idle_limit(kind: str) -> dt.timedelta:
+    """How long a session of ``kind`` lives without a request."""
+    if kind == OPERATOR:
+        return dt.timedelta(seconds=settings.value("CASINO_OPERATOR_IDLE_SECONDS"))
+    return PLAYER_IDLE
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@transactional
+def start(kind: str, principal_id: int, *, now: dt.datetime | None = None) -> str:
+    """A new session's token (to put in the cookie); this principal's expired sessions are pruned."""
+    if kind not in KINDS:
+        raise ValueError(f"session kind {kind!r}")
+    moment = clock(now)
+    db.session.execute(delete(AuthSession).where(AuthSession.kind == kind, AuthSession.principal_id == principal_id,
+                                                 AuthSession.expires_at <= moment))
+    token = secrets.token_urlsafe(32)
+    db.session.add(AuthSession(id=_digest(token), kind=kind, principal_id=principal_id, created_at=moment,
+                               last_seen_at=moment, expires_at=moment + idle_limit(kind)))
+    return token
+
+
+@transactional
+def resolve(token: str, *, now: dt.datetime | None = None) -> Principal | None:
+    """The principal of a live session, or None (unknown, revoked or expired); keeps it alive."""
+    moment = clock(now)
+    row = db.session.get(AuthSession, _digest(token))
+    if row is None or row.revoked_at is not None or row.expires_at <= moment:
+        return None
+    if moment - row.last_seen_at >= TOUCH_EVERY:
+        row.last_seen_at = moment
+        row.expires_at = moment + idle_limit(row.kind)
+    return Principal(row.kind, row.principal_id)
+
+
+@transactional
+def revoke(token: str, *, now: dt.datetime | None = None) -> None:
+    """End one session (logging out): every copy of its cookie stops working."""
+    db.session.execute(update(AuthSession).where(AuthSession.id == _digest(token), AuthSession.revoked_at.is_(None))
+                       .values(revoked_at=clock(now)))
+
+
+@transactional
+def revoke_all(kind: str, principal_id: int, *, now: dt.datetime | None = None) -> int:
+    """End every session of one player or operator (a password change, a disabled operator)."""
+    result = db.session.execute(update(AuthSession).where(
+        AuthSession.kind == kind, AuthSession.principal_id == principal_id, AuthSession.revoked_at.is_(None))
+        .values(revoked_at=clock(now)))
+    return int(result.rowcount)

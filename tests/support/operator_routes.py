@@ -1,0 +1,55 @@
+"""The authorization matrix of the back office, read from the app's route table (issue 11).
+
+:func:`operator_routes` lists every route under ``/operator`` and ``/api/operator`` with the roles
+its :func:`~casino_holdem.web.operator_auth.operator_required` guard declared (``None``: an
+unguarded, public route such as the sign-in). :func:`expected` says what each visitor should get,
+so a test can walk every route × :data:`VISITORS` without a hand-kept list that could miss one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import Flask
+
+from casino_holdem.web.operator_auth import ROLES_ATTRIBUTE
+
+PREFIXES = ("/operator/", "/api/operator/")
+ANONYMOUS, PLAYER = "anonymous", "player"
+ROLES = ("pit", "manager", "auditor", "dealer")
+VISITORS = (ANONYMOUS, PLAYER, *ROLES)
+#: what a refused visitor gets: an API answers 401/403; a page sends the anonymous to sign in
+ALLOWED, SIGN_IN_FIRST, SIGN_IN_PAGE, FORBIDDEN = "allowed", 401, 302, 403
+
+
+@dataclass(frozen=True)
+class OperatorRoute:
+    rule: str
+    endpoint: str
+    methods: frozenset[str]
+    roles: frozenset[str] | None
+
+    @property
+    def is_api(self) -> bool:
+        return self.rule.startswith("/api/")
+
+
+def operator_routes(app: Flask) -> list[OperatorRoute]:
+    """Every back-office route, sorted by rule, with its declared roles."""
+    routes = []
+    for rule in app.url_map.iter_rules():
+        if not rule.rule.startswith(PREFIXES) and rule.rule != "/operator":
+            continue
+        roles = getattr(app.view_functions[rule.endpoint], ROLES_ATTRIBUTE, None)
+        routes.append(OperatorRoute(rule.rule, rule.endpoint, frozenset(rule.methods or ()) - {"HEAD", "OPTIONS"},
+                                    None if roles is None else frozenset(str(role) for role in roles)))
+    return sorted(routes, key=lambda route: route.rule)
+
+
+def expected(route: OperatorRoute, visitor: str) -> str | int:
+    """:data:`ALLOWED`, or the status a guarded route gives ``visitor`` (one of :data:`VISITORS`)."""
+    if route.roles is None or visitor in route.roles:
+        return ALLOWED
+    if visitor == ANONYMOUS:
+        return SIGN_IN_FIRST if route.is_api else SIGN_IN_PAGE
+    return FORBIDDEN

@@ -1,0 +1,77 @@
+"""Issue 10: sessions live on the server. The cookie carries only a token; logging out or a
+password change ends every copy of it; sessions end after their idle limit."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from casino_holdem.services import accounts, sessions
+from support.casino import PASSWORD
+from support.web import Client, WebCasino
+
+
+def _cookie(client: Client) -> str:
+    cookie = client.http.get_cookie("session")
+    assert cookie is not None
+    return cookie.value
+
+
+def _copy_of(casino: WebCasino, client: Client) -> Client:
+    """A second browser holding a copy of ``client``'s cookie (a stolen cookie)."""
+    thief = casino.client()
+    thief.http.set_cookie("session", _cookie(client))
+    return thief
+
+
+def test_the_cookie_carries_only_the_session_token_and_the_csrf_token(app, casino: WebCasino) -> None:
+    casino.player("alice")
+    client = casino.client("alice")
+    content = app.session_interface.get_signing_serializer(app).loads(_cookie(client))
+    assert set(content) - {"_permanent"} == {"session_token", "csrf_token"}
+
+
+def test_logging_out_ends_every_copy_of_the_cookie(casino: WebCasino) -> None:
+    casino.player("alice")
+    client = casino.client("alice")
+    thief = _copy_of(casino, client)
+    assert thief.get("/api/me").status_code == 200
+    assert client.send("DELETE", "/api/session").status_code == 200
+    assert thief.get("/api/me").status_code == 401
+
+
+def test_a_password_change_ends_every_session_of_the_player(casino: WebCasino) -> None:
+    alice = casino.player("alice")
+    phone, laptop = casino.client("alice"), casino.client("alice")
+    accounts.change_password(alice, PASSWORD, "a brand new one")
+    assert phone.get("/api/me").status_code == 401 and laptop.get("/api/me").status_code == 401
+    assert casino.client().login("alice", "a brand new one").status_code == 200
+
+
+def test_a_player_session_ends_after_twelve_idle_hours_and_lives_while_used(casino: WebCasino, clock) -> None:
+    casino.player("alice")
+    client = casino.client("alice")
+    for _ in range(3):
+        clock.tick(dt.timedelta(hours=11))
+        assert client.get("/api/me").status_code == 200
+    clock.tick(sessions.PLAYER_IDLE + dt.timedelta(seconds=1))
+    assert client.get("/api/me").status_code == 401
+
+
+def test_an_unknown_or_forged_token_is_no_session(app, casino: WebCasino) -> None:
+    client = casino.client()
+    forged = app.session_interface.get_signing_serializer(app).dumps({"session_token": "guessed", "csrf_token": "x"})
+    client.http.set_cookie("session", forged)
+    assert client.get("/api/me").status_code == 401
+
+
+@pytest.mark.parametrize("path", ["/api/me", "/api/tables"])
+def test_an_operator_session_never_reaches_a_player_route(casino: WebCasino, path: str) -> None:
+    from casino_holdem.services import operators
+
+    operators.create("pit1", "a long password", "pit")
+    client = casino.client()
+    client.refresh_token()
+    assert client.post("/api/operator/session", {"username": "pit1", "password": "a long password"}).status_code == 200
+    assert client.get(path).status_code == 403
