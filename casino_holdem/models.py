@@ -25,11 +25,13 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     CheckConstraint,
+    Date,
     DateTime,
     ForeignKey,
     ForeignKeyConstraint,
     Index,
     Integer,
+    LargeBinary,
     Numeric,
     String,
     Text,
@@ -375,6 +377,67 @@ class AuditEntry(db.Model):  # type: ignore[name-defined,misc]
     detail: Mapped[dict[str, Any]] = mapped_column(JSON)
 
 
+class PaytableStatus(StrEnum):
+    """The lifecycle of a stored paytable version; "in use" is derived (a table or a round names it)."""
+
+    DRAFT = "draft"
+    APPROVED = "approved"
+    RETIRED = "retired"
+
+
+class PaytableVersion(db.Model):  # type: ignore[name-defined,misc]
+    """A paytable file's exact bytes, kept by SHA-256 so that every round settled under it can be
+    replayed on any server; a second manager approves it before any table may use it (four-eyes)."""
+
+    __tablename__ = "paytable_versions"
+    __table_args__ = (UniqueConstraint("paytable_id", "version", name="uq_paytable_versions_id_version"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    sha256: Mapped[str] = mapped_column(String(64), unique=True)
+    paytable_id: Mapped[str] = mapped_column(String(64))
+    version: Mapped[int] = mapped_column(Integer)
+    title: Mapped[str] = mapped_column(String(200))
+    effective_from: Mapped[dt.date] = mapped_column(Date)
+    content: Mapped[bytes] = mapped_column(LargeBinary)
+    status: Mapped[str] = mapped_column(String(16), default=PaytableStatus.DRAFT.value)
+    submitted_by: Mapped[str] = mapped_column(String(64))
+    submitted_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    approved_by: Mapped[str | None] = mapped_column(String(64))
+    approved_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+
+
+class TableChange(db.Model):  # type: ignore[name-defined,misc]
+    """Settings an operator changed on a table, waiting for the table's next round to open: a change
+    never lands inside a round, and a paytable change never before its ``not_before`` instant."""
+
+    __tablename__ = "table_changes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"), index=True)
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    not_before: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    requested_by: Mapped[str] = mapped_column(String(64))
+    requested_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+    applied_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    applied_round_id: Mapped[int | None] = mapped_column(ForeignKey("rounds.id"))
+
+
+class PoolCorrection(db.Model):  # type: ignore[name-defined,misc]
+    """R9: a correction of a wrongly displayed pool amount, requested by one manager and applied
+    only when a second one approves it (four-eyes); ``transaction_id`` is the applied movement."""
+
+    __tablename__ = "pool_corrections"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    pool_id: Mapped[int] = mapped_column(ForeignKey("jackpot_pools.id"), index=True)
+    amount: Mapped[Decimal] = mapped_column(Money)
+    reason: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16))
+    requested_by: Mapped[str] = mapped_column(String(64))
+    requested_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+    decided_by: Mapped[str | None] = mapped_column(String(64))
+    decided_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    transaction_id: Mapped[int | None] = mapped_column(ForeignKey("ledger_transactions.id"))
 class Operator(db.Model):  # type: ignore[name-defined,misc]
     """A back-office account (issue 11), separate from players: one role, never a wallet."""
 

@@ -1,5 +1,5 @@
-"""The table operator's commands: ``table``, ``pool``, ``player``, ``void`` and ``operator``
-(back-office accounts, issue 11).
+"""The table operator's commands: ``table``, ``pool``, ``player``, ``void``, ``paytables``, ``report``
+and ``operator`` (back-office accounts, issue 11).
 
 Each command is one service call (one transaction, audited under ``--operator``). A refused
 request prints the service's one-line reason naming the field and exits 2, changing nothing.
@@ -7,15 +7,20 @@ request prints the service's one-line reason naming the field and exits 2, chang
 
 from __future__ import annotations
 
+import datetime as dt
 import sys
 from collections.abc import Callable
 from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
 from .. import settings
+from ..core.paytable import Paytable
 from ..core.rules import Stage, VoidReason
+from ..serialize import jsonable
 from .context import service_context
 from .terminal import write_json
 
@@ -184,6 +189,120 @@ def void(round_id: int, reason: str, stage: str | None, operator: str) -> None:
     _call(void_round, round_id, reason, stage, operator=operator)
 
 
+@pool_group.command("request-correction")
+@click.argument("pool_id", type=int)
+@click.option("--amount", required=True, help="Signed base units, e.g. --amount -12.5.")
+@click.option("--reason", required=True)
+@operator_option
+def pool_request_correction(pool_id: int, amount: str, reason: str, operator: str) -> None:
+    """Ask for a correction of the pool (R9); nothing moves until a second manager approves it."""
+    from ..services import audit
+    from ..services.pool_admin import request_correction
+
+    _call(request_correction, pool_id, amount, reason, audit.operator_actor(operator))
+
+
+@pool_group.command("approve-correction")
+@click.argument("correction_id", type=int)
+@operator_option
+def pool_approve_correction(correction_id: int, operator: str) -> None:
+    """Apply a requested correction as a second manager (four-eyes)."""
+    from ..services import audit
+    from ..services.pool_admin import approve_correction
+
+    _call(approve_correction, correction_id, audit.operator_actor(operator))
+
+
+# --- the paytable lifecycle ---------------------------------------------------------------------
+
+@click.group("paytables")
+def paytables_group() -> None:
+    """Paytable versions kept in the database: import, approve (four-eyes), assign to a table."""
+
+
+@paytables_group.command("list")
+def paytables_list() -> None:
+    """Every stored version with its SHA-256, effective date and status."""
+    from ..services.paytable_versions import list_versions
+
+    _call(list_versions)
+
+
+@paytables_group.command("import")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@operator_option
+def paytables_import(path: Path, operator: str) -> None:
+    """Store the file at PATH as a draft version (validated; every problem named by its key)."""
+    from ..services import audit
+    from ..services.paytable_versions import submit
+
+    _call(submit, path.read_bytes(), audit.operator_actor(operator))
+
+
+@paytables_group.command("approve")
+@click.argument("version_id", type=int)
+@operator_option
+def paytables_approve(version_id: int, operator: str) -> None:
+    """Approve a draft as a manager other than the one who imported it (four-eyes)."""
+    from ..services import audit
+    from ..services.paytable_versions import approve
+
+    _call(approve, version_id, audit.operator_actor(operator))
+
+
+@paytables_group.command("assign")
+@click.argument("table_id", type=int)
+@click.argument("version_id", type=int)
+@click.option("--reason", required=True)
+@operator_option
+def paytables_assign(table_id: int, version_id: int, reason: str, operator: str) -> None:
+    """Give TABLE_ID an approved version from its next round, never before its effective date."""
+    from ..services import audit
+    from ..services.paytable_versions import assign
+
+    with service_context():
+        change = assign(table_id, version_id, audit.operator_actor(operator), reason)
+        write_json({"table_id": table_id, "settings": change.settings, "not_before": change.not_before})
+
+
+@paytables_group.command("compare")
+@click.argument("left_id", type=int)
+@click.argument("right_id", type=int)
+def paytables_compare(left_id: int, right_id: int) -> None:
+    """Two stored versions key by key, the differences marked, and the change of the exact Bonus return (R4)."""
+    from ..services.paytable_versions import compare
+
+    _call(compare, left_id, right_id, exact_bonus)
+
+
+def exact_bonus(paytable: Paytable) -> Fraction:
+    """R4: the Bonus's exact return from the compliance tools (services never import them)."""
+    from ..compliance.rtp import bonus_figures
+
+    return bonus_figures(paytable).rtp
+
+
+# --- reports ------------------------------------------------------------------------------------
+
+@click.command("report")
+@click.option("--from", "start", type=click.DateTime(["%Y-%m-%d"]), required=True, help="First day (UTC).")
+@click.option("--to", "end", type=click.DateTime(["%Y-%m-%d"]), required=True, help="Last day (UTC), included.")
+@click.option("--table", "table_id", type=int, default=None, help="One table (default: all).")
+@click.option("--csv", "as_csv", is_flag=True, help="CSV: one row per bet type and currency, then the totals.")
+def report(start: dt.datetime, end: dt.datetime, table_id: int | None, as_csv: bool) -> None:
+    """Takings of the finished rounds from --from to --to: stakes, returns, revenue checked against the ledger."""
+    from ..services import reports
+
+    first, _ = reports.day_bounds(start.date())
+    _, last = reports.day_bounds(end.date())
+    with service_context():
+        result = reports.report(first, last, table_id, exact_bonus=exact_bonus)
+        if as_csv:
+            click.echo(reports.to_csv([result]), nl=False)
+        else:
+            write_json({**jsonable(result), "ledger_agrees": result.ledger_agrees})
+
+
 # --- back-office accounts (issue 11) -----------------------------------------------------------
 
 @click.group("operator")
@@ -241,4 +360,4 @@ def operator_password(name: str, password_stdin: bool) -> None:
     _call(set_password, name, _new_password(password_stdin))
 
 
-COMMANDS = (table_group, pool_group, player_group, void, operator_group)
+COMMANDS = (table_group, pool_group, player_group, void, paytables_group, report, operator_group)

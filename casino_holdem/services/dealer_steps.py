@@ -24,7 +24,7 @@ from ..core.round import FINISHED, Phase, Round
 from ..core.shuffle import commit, deck_text, new_nonce, secure_shuffle
 from ..extensions import db
 from ..models import GameRound, GameTable, JackpotPool, MovementKind
-from . import audit, queries, round_postings
+from . import audit, queries, round_postings, table_changes
 from .jackpot import house_move, move
 from .round_rows import load_round, reveal, save_result, table_limits, table_paytable, table_timers
 from .rounds import save_play
@@ -44,7 +44,9 @@ class Step:
 
 
 def open_round(table: GameTable, number: int, now: dt.datetime) -> Step:
-    """R1: a fresh CSPRNG shuffle; its commitment is published now, the deck and nonce after the end."""
+    """R1: a fresh CSPRNG shuffle; its commitment is published now, the deck and nonce after the end.
+    The operators' due table changes land first, between two rounds (:mod:`.table_changes`)."""
+    changes = table_changes.apply_due(table, now)
     core = Round.open(table_paytable(table), secure_shuffle(), table_limits(table), table_timers(table), now)
     nonce = new_nonce()
     round_row = GameRound(table_id=table.id, number=number, phase=core.phase.value, commitment=commit(core.deck, nonce),
@@ -53,6 +55,8 @@ def open_round(table: GameTable, number: int, now: dt.datetime) -> Step:
                           paytable_sha256=table.paytable_sha256)
     db.session.add(round_row)
     db.session.flush()
+    for change in changes:
+        change.applied_round_id = round_row.id
     audit.record(audit.DEALER, "round_opened", table_id=table.id, round_id=round_row.id, now=now, number=number,
                  commitment=round_row.commitment, deadline=core.deadline)
     return Step(table.id, round_row.id, number, "opened")

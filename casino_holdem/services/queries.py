@@ -14,15 +14,17 @@ from sqlalchemy.orm import selectinload
 
 from ..core.round import FINISHED
 from ..extensions import db
-from ..models import Bet, GameRound, GameTable, JackpotPool, Player
+from ..models import Bet, GameRound, GameTable, JackpotPool, PaytableVersion, Player, PoolCorrection
 from .errors import NotFound
 from .transaction import locked
 
-Row = TypeVar("Row", GameTable, GameRound, JackpotPool, Player)
+Row = TypeVar("Row", GameTable, GameRound, JackpotPool, Player, PaytableVersion, PoolCorrection)
 
 #: how a refusal names each kind of row: the request's field and what the row is called
 NAMES: dict[type, tuple[str, str]] = {GameTable: ("table", "table"), GameRound: ("round", "round"),
-                                      JackpotPool: ("pool", "jackpot pool"), Player: ("player", "player")}
+                                      JackpotPool: ("pool", "jackpot pool"), Player: ("player", "player"),
+                                      PaytableVersion: ("version_id", "paytable version"),
+                                      PoolCorrection: ("correction_id", "pool correction")}
 
 #: a round is always used with its bets and their decisions
 WITH_BETS = selectinload(GameRound.bets).selectinload(Bet.decisions)

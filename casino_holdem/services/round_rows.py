@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from .. import paytable_files
 from ..core.cards import format_cards
 from ..core.money import format_amount
 from ..core.paytable import Paytable
@@ -24,6 +23,7 @@ from ..core.rules import Settlement, Stage, Void, VoidReason
 from ..core.shuffle import parse_deck
 from ..extensions import db
 from ..models import AwardRecord, Bet, DecisionRecord, GameRound, GameTable
+from .paytable_versions import stored_paytable
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,8 +36,9 @@ class Saved:
 
 
 def table_paytable(table: GameTable | GameRound) -> Paytable:
-    """The exact paytable file a table (or a round) names, refused if its bytes changed."""
-    return paytable_files.by_version(table.paytable_id, table.paytable_version, table.paytable_sha256)
+    """The exact paytable a table (or a round) names: its bytes kept in the database, else its file
+    (refused if the file's bytes changed)."""
+    return stored_paytable(table.paytable_id, table.paytable_version, table.paytable_sha256)
 
 
 def table_limits(table: GameTable) -> Limits:

@@ -18,7 +18,7 @@ from .. import paytable_files
 from ..core.money import POOL_QUANTUM, is_multiple_of
 from ..extensions import db
 from ..models import GameTable, JackpotPool
-from . import audit, queries
+from . import audit, paytable_versions, queries, table_changes
 from .errors import Conflict, Unprocessable, core_refusals
 from .transaction import transactional
 
@@ -61,8 +61,28 @@ def create_table(name: str, pool_id: int, *, paytable: str = paytable_files.DEFA
     queries.get(JackpotPool, pool_id)
     with core_refusals("paytable"):
         table_file = paytable_files.resolve(paytable)
+    check_settings(ante_min=ante_min, ante_max=ante_max, bonus_min=bonus_min, bonus_max=bonus_max,
+                   max_bettors=max_bettors, betting_seconds=betting_seconds, decision_seconds=decision_seconds)
+    table = GameTable(name=name, paytable_id=table_file.id, paytable_version=table_file.version,
+                      paytable_sha256=table_file.sha256, ante_min=ante_min, ante_max=ante_max, bonus_min=bonus_min,
+                      bonus_max=bonus_max, max_bettors=max_bettors, betting_seconds=betting_seconds,
+                      decision_seconds=decision_seconds, pool_id=pool_id, is_open=True, is_demo=is_demo)
+    db.session.add(table)
+    db.session.flush()
+    paytable_versions.keep(table_file, audit.operator_actor(operator))
+    audit.record(audit.operator_actor(operator), "table_created", table_id=table.id, name=name,
+                 paytable=table_file.ref, sha256=table_file.sha256, pool_id=pool_id)
+    return view_of(table)
+
+
+def check_settings(*, ante_min: Decimal | None, ante_max: Decimal | None, bonus_min: Decimal | None,
+                   bonus_max: Decimal | None, max_bettors: int | None, betting_seconds: int,
+                   decision_seconds: int) -> None:
+    """A table's whole set of settings is coherent: R8 timers of at least a second, R2.1/R6 limits
+    positive in base units with the minimum below the maximum, R1 at least one bettor."""
     if betting_seconds < 1 or decision_seconds < 1:
-        raise Unprocessable("betting_seconds: timers are at least 1 second (R8)", "betting_seconds")
+        field = "betting_seconds" if betting_seconds < 1 else "decision_seconds"
+        raise Unprocessable(f"{field}: timers are at least 1 second (R8)", field)
     for bet, low, high in (("ante", ante_min, ante_max), ("bonus", bonus_min, bonus_max)):
         for setting, limit in ((f"{bet}_min", low), (f"{bet}_max", high)):
             if limit is not None and (limit <= 0 or not is_multiple_of(limit, POOL_QUANTUM)):
@@ -71,15 +91,40 @@ def create_table(name: str, pool_id: int, *, paytable: str = paytable_files.DEFA
             raise Unprocessable(f"{bet}_min: {low} is above {bet}_max {high}", f"{bet}_min")
     if max_bettors is not None and max_bettors < 1:
         raise Unprocessable(f"max_bettors: {max_bettors} must be at least 1 (R1)", "max_bettors")
-    table = GameTable(name=name, paytable_id=table_file.id, paytable_version=table_file.version,
-                      paytable_sha256=table_file.sha256, ante_min=ante_min, ante_max=ante_max, bonus_min=bonus_min,
-                      bonus_max=bonus_max, max_bettors=max_bettors, betting_seconds=betting_seconds,
-                      decision_seconds=decision_seconds, pool_id=pool_id, is_open=True, is_demo=is_demo)
-    db.session.add(table)
-    db.session.flush()
-    audit.record(audit.operator_actor(operator), "table_created", table_id=table.id, name=name,
-                 paytable=table_file.ref, sha256=table_file.sha256, pool_id=pool_id)
+
+
+#: what :func:`edit_table` may change, each from the table's next round
+EDITABLE = ("ante_min", "ante_max", "bonus_min", "bonus_max", "max_bettors", "betting_seconds", "decision_seconds",
+            "pool_id")
+
+
+@transactional
+def edit_table(table_id: int, actor: str, reason: str, *, now: dt.datetime | None = None,
+               **settings: Decimal | int | None) -> TableView:
+    """Change a table's limits, timers, cap or linked pool: validated against the table's other
+    settings now, applied when its next round opens (a round in play keeps what it started with)."""
+    table = queries.lock(GameTable, table_id)
+    unknown = sorted(set(settings) - set(EDITABLE))
+    if unknown:
+        raise Unprocessable(f"{unknown[0]}: not an editable table setting", unknown[0])
+    merged = {key: getattr(table, key) for key in EDITABLE} | settings
+    if "pool_id" in settings:
+        queries.get(JackpotPool, int(merged.pop("pool_id")))  # type: ignore[arg-type]
+    else:
+        merged.pop("pool_id")
+    check_settings(**merged)  # type: ignore[arg-type]
+    changed = {key: value for key, value in settings.items() if getattr(table, key) != value}
+    if changed:
+        table_changes.request_change(table, changed, actor, reason, now=now)
     return view_of(table)
+
+
+@transactional
+def pending_changes(table_id: int) -> list[dict[str, object]]:
+    """The changes waiting for the table's next round (and, for a paytable, its effective date)."""
+    return [{"id": change.id, "settings": change.settings, "not_before": change.not_before,
+             "requested_by": change.requested_by, "requested_at": change.requested_at}
+            for change in table_changes.pending(queries.get(GameTable, table_id).id)]
 
 
 @transactional

@@ -12,6 +12,7 @@ from __future__ import annotations
 from flask import Flask
 
 from . import api, auth, errors, events, formatting, headers, history, inputs, lobby, operator_auth, security, table
+from .operator import init_operator
 
 
 def init_web(app: Flask) -> None:
@@ -24,3 +25,4 @@ def init_web(app: Flask) -> None:
     formatting.register(app)
     for blueprint in (auth.bp, operator_auth.bp, lobby.bp, table.bp, history.bp, api.bp, events.bp):
         app.register_blueprint(blueprint)
+    init_operator(app)

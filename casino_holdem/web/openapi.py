@@ -11,6 +11,7 @@ from typing import Any
 
 from ..services import accounts, rounds
 from .inputs import MAX_ID
+from .operator.openapi_paths import operator_paths
 
 VERSION = "1.0.0"
 #: the longest username or password the API reads; a longer one is a 400 before any lookup
@@ -227,5 +228,5 @@ def document() -> dict[str, Any]:
         "components": {"schemas": SCHEMAS,
                        "securitySchemes": {"session": {"type": "apiKey", "in": "cookie", "name": "session"}}},
         "security": [{"session": []}],
-        "paths": _paths(),
+        "paths": {**_paths(), **operator_paths()},
     }

@@ -64,7 +64,9 @@ def _visitor(casino: WebCasino, who: str) -> Client:
 def test_every_operator_route_admits_exactly_its_roles(app, casino: WebCasino, who: str) -> None:
     _guarded_routes(app)
     client = _visitor(casino, who)
-    guarded = [route for route in operator_routes(app) if route.roles is not None]
+    # the back office's own routes are walked by tests/operator/test_web.py (with ids and bodies)
+    guarded = [route for route in operator_routes(app) if route.roles is not None
+               and not route.endpoint.startswith(("operator_api.", "operator_pages."))]
     assert {route.rule for route in guarded} >= {"/operator/", "/operator/probe/paytables",
                                                   "/api/operator/probe/voids", "/api/operator/probe/reports"}
     for route in guarded:

@@ -1,0 +1,33 @@
+"""Fixtures of the back-office tests: the rigged casino and paytable bytes to upload."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from support.casino import RiggedCasino
+
+#: the back office's web layer stands on the operators' sign-in and guard (the auth foundation)
+collect_ignore = [] if importlib.util.find_spec("casino_holdem.web.operator_auth") else ["test_web.py"]
+STANDARD = (Path(__file__).resolve().parents[2] / "paytables" / "standard-v1.toml").read_bytes()
+
+
+def _variant(version: int, *, effective_from: str = "2026-12-01", aa: int = 30) -> bytes:
+    """The standard paytable renumbered (and with another A-A Bonus line, R4), as an operator would
+    write a new version."""
+    text = STANDARD.decode().replace("version = 1", f"version = {version}", 1)
+    text = text.replace('effective_from = "2026-12-01"', f'effective_from = "{effective_from}"', 1)
+    return text.replace("\naa = 30\n", f"\naa = {aa}\n", 1).encode()
+
+
+@pytest.fixture
+def casino(db, monkeypatch: pytest.MonkeyPatch) -> RiggedCasino:
+    return RiggedCasino(monkeypatch)
+
+
+@pytest.fixture
+def variant():
+    """Build paytable bytes: ``variant(2, aa=40, effective_from="2026-12-03")``."""
+    return _variant

@@ -1,0 +1,70 @@
+"""The operator's scriptable commands: the paytable lifecycle, four-eyes pool corrections and the
+report CSV; refusals are one line naming the field and exit 2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from casino_holdem.cli import main
+
+
+@pytest.fixture
+def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("CASINO_DATABASE_URL", f"sqlite:///{tmp_path / 'office.sqlite3'}")
+    monkeypatch.setenv("CASINO_SECRET_KEY", "test")
+    runner = CliRunner()
+    assert runner.invoke(main, ["init-db"]).exit_code == 0
+
+    def invoke(*args: str, code: int = 0):
+        result = runner.invoke(main, list(args))
+        assert result.exit_code == code, result.output
+        return result if code or args[0] == "report" and "--csv" in args else json.loads(result.output)
+
+    return invoke
+
+
+def test_import_approve_and_assign_a_version(run, tmp_path, variant) -> None:
+    pool = run("pool", "create", "Linked")
+    table = run("table", "create", "Lisbon", "--pool", str(pool["id"]), "--operator", "ann")
+    path = tmp_path / "house-v2.toml"
+    path.write_bytes(variant(2, aa=40))
+    draft = run("paytables", "import", str(path), "--operator", "ann")
+    assert draft["status"] == "draft" and draft["version"] == 2
+    refused = run("paytables", "approve", str(draft["id"]), "--operator", "ann", code=2)
+    assert "four-eyes" in refused.output and len(refused.output.strip().splitlines()) == 1
+    assert run("paytables", "approve", str(draft["id"]), "--operator", "ben")["status"] == "approved"
+    assigned = run("paytables", "assign", str(table["id"]), str(draft["id"]), "--reason", "richer A-A",
+                   "--operator", "ben")
+    assert assigned["settings"]["paytable_version"] == 2
+    assert {v["version"]: v["status"] for v in run("paytables", "list")} == {1: "in use", 2: "approved"}
+    assert CliRunner().invoke(main, ["audit-ledger"]).exit_code == 0
+
+
+def test_a_bad_paytable_file_is_one_line_naming_its_key(run, tmp_path, variant) -> None:
+    path = tmp_path / "bad-v2.toml"
+    path.write_bytes(variant(2).replace(b"ante = 1\n", b"ante = -1\n", 1))
+    refused = run("paytables", "import", str(path), "--operator", "ann", code=2)
+    assert "main.ante" in refused.output and len(refused.output.strip().splitlines()) == 1
+
+
+def test_a_pool_correction_waits_for_a_second_manager(run) -> None:
+    pool = run("pool", "create", "Linked")
+    run("pool", "top-up", str(pool["id"]), "100", "--reason", "seed", "--operator", "cfo")
+    asked = run("pool", "request-correction", str(pool["id"]), "--amount", "-10", "--reason", "meter",
+                "--operator", "ann")
+    assert run("pool", "list")[0]["amount"] == "100"
+    assert "four-eyes" in run("pool", "approve-correction", str(asked["id"]), "--operator", "ann", code=2).output
+    assert run("pool", "approve-correction", str(asked["id"]), "--operator", "ben")["status"] == "approved"
+    assert run("pool", "list")[0]["amount"] == "90"
+    assert CliRunner().invoke(main, ["audit-ledger"]).exit_code == 0
+
+
+def test_the_report_as_json_and_csv(run) -> None:
+    assert run("report", "--from", "2026-12-01", "--to", "2026-12-02")["ledger_agrees"] is True
+    text = run("report", "--from", "2026-12-01", "--to", "2026-12-02", "--csv").output
+    assert text.splitlines()[0].startswith("start,end,table_id")
+    assert "--to" in run("report", "--from", "2026-12-01", code=2).output
