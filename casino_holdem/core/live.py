@@ -25,6 +25,8 @@ from .cards import Card
 from .errors import InvalidCard, RuleViolation
 from .phases import DEALING_ORDER, FINISHED, PHASES, DealStep, Phase, PhaseRules, Receiver, dealt_before
 
+#: R1: a table's dealing source: the server's shuffled deck, or cards entered from a dealer's console
+DEALING_MODES = ("rng", "live")
 #: what card scanners and touch consoles may type for a suit, besides c d h s
 _SUIT_SYMBOLS = str.maketrans({"♣": "c", "♦": "d", "♥": "h", "♠": "s", "♧": "c", "♢": "d", "♡": "h", "♤": "s"})
 
