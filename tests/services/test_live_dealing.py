@@ -190,3 +190,13 @@ def test_r1_the_dealing_mode_is_a_table_setting(live: LiveRound) -> None:
     with pytest.raises(Conflict, match="dealing"):
         live_dealing.set_dealing(live.table, "robot", "boss")
     assert live_dealing.set_dealing(live.table, "rng", "boss") == "rng"
+
+
+def test_the_scenario_contract_settles_a_live_round_as_the_table_did(live: LiveRound, standard) -> None:
+    from casino_holdem.core.scenario import play, settlement_json
+    live.deal_to(12)
+    recalled = history.recall(live.alice, live.round_id)
+    scenario = {"pool": str(live._row().pool_before), "cards": recalled["cards"], "bettors": [
+        {"id": str(player), "currency": "USD", "ante": "10", "bonus": "5", "progressive": True,
+         "decisions": {"preflop": "flop", "flop": "check", "turn": "check"}} for player in (live.alice, live.bob)]}
+    assert settlement_json(play(scenario, standard)) == verify.replay(live.round_id).settlement
