@@ -7,6 +7,8 @@ import datetime as dt
 from decimal import Decimal
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from casino_holdem.core.cards import Card
 from casino_holdem.core.errors import InvalidCard
@@ -241,3 +243,27 @@ def test_r9_no_incident_on_a_finished_or_rng_round(standard, live: Round) -> Non
 
 def test_r1_the_dealing_order_has_twelve_steps() -> None:
     assert len(DEALING_ORDER) == len(CARDS) == 12
+
+
+@given(order=st.permutations(range(52)), decisions=st.tuples(st.sampled_from([Action.FOLD, Action.FLOP]),
+                                                             st.sampled_from([Action.BET, Action.CHECK]),
+                                                             st.sampled_from([Action.BET, Action.CHECK])))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_r1_any_live_deal_settles_as_the_rng_deck_that_deals_the_same_cards(standard, order: list[int],
+                                                                            decisions: tuple[Action, ...]) -> None:
+    deck = tuple(Card(i) for i in order)
+    live = Round.open_live(standard, Limits(), TIMERS, T0)
+    rng = Round.open(standard, deck, Limits(), TIMERS, T0)
+    for round_ in (live, rng):
+        round_.place_bets("p1", "USD", D(10), D(5), True, now=T0)
+        round_.advance(T0 + 15 * SECOND)
+    for count, action in zip((4, 4, 2), decisions, strict=True):
+        for _ in range(count):
+            live.deal_card(deck[live.dealt_count], now=T0 + 16 * SECOND)
+        for round_ in (live, rng):
+            if not round_.bettors["p1"].folded:
+                round_.act("p1", action, now=T0 + 17 * SECOND)
+            round_.advance(T0 + 30 * SECOND)
+    for _ in range(2):
+        live.deal_card(deck[live.dealt_count], now=T0 + 31 * SECOND)
+    assert live.settle(D(100)) == rng.settle(D(100))
