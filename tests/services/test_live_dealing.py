@@ -200,3 +200,15 @@ def test_the_scenario_contract_settles_a_live_round_as_the_table_did(live: LiveR
         {"id": str(player), "currency": "USD", "ante": "10", "bonus": "5", "progressive": True,
          "decisions": {"preflop": "flop", "flop": "check", "turn": "check"}} for player in (live.alice, live.bob)]}
     assert settlement_json(play(scenario, standard)) == verify.replay(live.round_id).settlement
+
+
+def test_r8_the_dealer_loop_waits_for_a_live_round_s_cards_and_then_for_its_windows(live: LiveRound) -> None:
+    live.close_betting()
+    assert live.casino.run(live.table, T0 + 3600 * SECOND) == []  # no card, no window, nothing to do
+    live.deal_to(3)
+    at = T0 + 3601 * SECOND
+    live_dealing.deal_card(live.table, CARDS[3], operator="dealer1", now=at)
+    assert live._row().deadline == at + 10 * SECOND  # R8: the window starts with the last hole card
+    live.casino.run(live.table, at + 11 * SECOND)  # nobody decided: R8 folds both
+    assert live._row().phase == "flop" and live._row().deadline is None
+    assert live.casino.run(live.table, at + 3600 * SECOND) == []
