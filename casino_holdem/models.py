@@ -185,6 +185,8 @@ class GameTable(db.Model):  # type: ignore[name-defined,misc]
     pool_id: Mapped[int] = mapped_column(ForeignKey("jackpot_pools.id"))
     is_open: Mapped[bool] = mapped_column(Boolean, default=True)
     is_demo: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: R1, R9: ``rng`` (the server shuffles) or ``live`` (a dealer's console enters the cards)
+    dealing: Mapped[str] = mapped_column(String(8), default="rng", server_default="rng")
 
     pool: Mapped[JackpotPool] = relationship()
 
@@ -201,9 +203,11 @@ class GameRound(db.Model):  # type: ignore[name-defined,misc]
     table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"))
     number: Mapped[int] = mapped_column(Integer)
     phase: Mapped[str] = mapped_column(String(16))
-    commitment: Mapped[str] = mapped_column(String(64))
+    #: None for a live round: its cards are entered as dealt, there is no deck to commit to (R1)
+    commitment: Mapped[str | None] = mapped_column(String(64))
+    #: a live round's deck is the cards entered so far, in R1 order
     deck: Mapped[str] = mapped_column(Text)
-    nonce: Mapped[str] = mapped_column(String(64))
+    nonce: Mapped[str | None] = mapped_column(String(64))
     dealt_count: Mapped[int] = mapped_column(Integer, default=0)
     opened_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
     deadline: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
@@ -218,6 +222,7 @@ class GameRound(db.Model):  # type: ignore[name-defined,misc]
     void_reason: Mapped[str | None] = mapped_column(String(40))
     void_stage: Mapped[str | None] = mapped_column(String(16))
     voided_by: Mapped[str | None] = mapped_column(String(64))
+    dealing: Mapped[str] = mapped_column(String(8), default="rng", server_default="rng")
 
     table: Mapped[GameTable] = relationship()
     bets: Mapped[list[Bet]] = relationship(back_populates="round", order_by="Bet.id")
@@ -478,3 +483,25 @@ class LoginCounter(db.Model):  # type: ignore[name-defined,misc]
     key: Mapped[str] = mapped_column(String(160), primary_key=True)
     window_start: Mapped[dt.datetime] = mapped_column(UTCDateTime)
     count: Mapped[int] = mapped_column(Integer)
+
+
+class IncidentRecord(db.Model):  # type: ignore[name-defined,misc]
+    """R9: one dealing incident as reported and ruled: who, when, which card, the stage, what was
+    done (``effect``: void, reshuffle, used_again, corrected, recorded) and, for a corrected
+    misdeal, both positions (R1 dealing-order indexes)."""
+
+    __tablename__ = "incidents"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"))
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    effect: Mapped[str] = mapped_column(String(16))
+    stage: Mapped[str] = mapped_column(String(16))
+    card: Mapped[str | None] = mapped_column(String(3))
+    wrong_position: Mapped[int | None] = mapped_column(Integer)
+    corrected_to: Mapped[int | None] = mapped_column(Integer)
+    void_reason: Mapped[str | None] = mapped_column(String(40))
+    notice: Mapped[str | None] = mapped_column(Text)
+    reported_by: Mapped[str] = mapped_column(String(64))
+    reported_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import sys
 from collections.abc import Callable
+from dataclasses import asdict
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -18,6 +19,7 @@ from typing import Any, TypeVar
 import click
 
 from .. import settings
+from ..core.live import DEALING_MODES
 from ..core.paytable import Paytable
 from ..core.rules import Stage, VoidReason
 from ..serialize import jsonable
@@ -59,19 +61,35 @@ def table_list() -> None:
 @click.option("--betting-seconds", type=int, default=None, help="The betting window (default: CASINO_BETTING_SECONDS).")
 @click.option("--decision-seconds", type=int, default=None,
               help="Each decision window, R8 (default: CASINO_DECISION_SECONDS).")
+@click.option("--dealing", type=click.Choice(DEALING_MODES), default="rng", show_default=True,
+              help="Who deals: the server's shuffle (rng) or a dealer's console (live, R1, R9).")
 @operator_option
 def table_create(name: str, pool_id: int, paytable: str, ante: tuple[Decimal, Decimal] | None,
                  bonus: tuple[Decimal, Decimal] | None, max_bettors: int | None, betting_seconds: int | None,
-                 decision_seconds: int | None, operator: str) -> None:
+                 decision_seconds: int | None, dealing: str, operator: str) -> None:
     """Create an open table NAME on a paytable file (recorded by id, version and SHA-256)."""
+    from ..services.live_dealing import set_dealing
     from ..services.tables import create_table
 
-    _call(create_table, name, pool_id, paytable=paytable, ante_min=ante[0] if ante else None,
-          ante_max=ante[1] if ante else None, bonus_min=bonus[0] if bonus else None,
-          bonus_max=bonus[1] if bonus else None, max_bettors=max_bettors,
-          betting_seconds=settings.value("CASINO_BETTING_SECONDS") if betting_seconds is None else betting_seconds,
-          decision_seconds=settings.value("CASINO_DECISION_SECONDS") if decision_seconds is None else decision_seconds,
-          operator=operator)
+    with service_context():
+        view = create_table(
+            name, pool_id, paytable=paytable, ante_min=ante[0] if ante else None, ante_max=ante[1] if ante else None,
+            bonus_min=bonus[0] if bonus else None, bonus_max=bonus[1] if bonus else None, max_bettors=max_bettors,
+            betting_seconds=settings.value("CASINO_BETTING_SECONDS") if betting_seconds is None else betting_seconds,
+            decision_seconds=(settings.value("CASINO_DECISION_SECONDS") if decision_seconds is None
+                              else decision_seconds), operator=operator)
+        write_json({**asdict(view), "dealing": set_dealing(view.id, dealing, operator)})
+
+
+@table_group.command("dealing")
+@click.argument("table_id", type=int)
+@click.argument("mode", type=click.Choice(DEALING_MODES))
+@operator_option
+def table_dealing(table_id: int, mode: str, operator: str) -> None:
+    """Set who deals TABLE_ID from its next round: rng (the server's shuffle) or live (a dealer's console)."""
+    from ..services.live_dealing import set_dealing
+
+    _call(set_dealing, table_id, mode, operator)
 
 
 def _set_open(is_open: bool) -> Callable[[int, str], None]:

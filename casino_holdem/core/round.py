@@ -20,7 +20,8 @@ Where each rule lives: R1 dealing order :data:`.phases.DEALING_ORDER`, :attr:`Ro
 R2.1 bets :meth:`Round.verify_bet`; R2.2-R2.6 phases :data:`.phases.PHASES`, :meth:`Round.advance`;
 R2.3-R2.5 decisions :meth:`Round.verify_decision`; R2.7 :meth:`Round.settle`; R8 automatic
 decisions and the decision window :meth:`Round.decide_automatically`, :meth:`Round.disconnect`,
-:meth:`Round.verify_decision`; R9 :meth:`Round.void`.
+:meth:`Round.verify_decision`; R9 :meth:`Round.void`; live dealing (cards entered one by one, R1)
+:mod:`.live`.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from decimal import Decimal
 
 from .cards import Card, ensure_distinct
 from .errors import InvalidBet, RuleViolation
+from .live import LiveDealing
 from .money import ZERO, is_multiple_of
 from .paytable import Paytable
 from .phases import (
@@ -124,7 +126,7 @@ class Bettor:
 
 
 @dataclass(slots=True)
-class Round:
+class Round(LiveDealing):
     paytable: Paytable
     deck: tuple[Card, ...]
     limits: Limits = Limits()
@@ -134,6 +136,7 @@ class Round:
     bettors: dict[str, Bettor] = field(default_factory=dict)
     dealt_count: int = 0
     void_info: Void | None = None
+    live: bool = False
 
     @classmethod
     def open(cls, paytable: Paytable, deck: Sequence[Card], limits: Limits, timers: Timers,
@@ -143,6 +146,11 @@ class Round:
             raise RuleViolation("R1", f"a deck has 52 cards, not {len(deck)}", field="deck")
         ensure_distinct(deck, what="deck")
         return cls(paytable, tuple(deck), limits, timers, Phase.BETTING, now + timers.betting)
+
+    @classmethod
+    def open_live(cls, paytable: Paytable, limits: Limits, timers: Timers, now: dt.datetime) -> Round:
+        """R1: a fresh round on a live table: no deck yet, its cards come from the dealer's console."""
+        return cls(paytable, (), limits, timers, Phase.BETTING, now + timers.betting, live=True)
 
     @property
     def rules(self) -> PhaseRules:
@@ -223,7 +231,7 @@ class Round:
 
     def _pending(self) -> list[Bettor]:
         street = self.rules.street
-        if street is None:
+        if street is None or self.awaiting_cards:  # R8: nothing is asked before the cards are out
             return []
         return [b for b in self.bettors.values() if not b.folded and street not in b.decisions]
 
@@ -239,6 +247,8 @@ class Round:
             return refused("R2.1", f"{bettor_id} has no bets on this round")
         if rules.street is None:
             return refused("R2", f"no decision is due while the round is {self.phase.value}")
+        if self.awaiting_cards:
+            return refused("R8", f"the cards of the {rules.street} are still being dealt")
         if bettor.folded:
             return refused("R2.3", f"{bettor_id} folded and takes no further part")
         if rules.street in bettor.decisions:
@@ -315,7 +325,7 @@ class Round:
         """Whether :meth:`advance` would move the round at ``now``."""
         if self.phase is Phase.BETTING:
             return self._window_closed(now) and bool(self.bettors)
-        if self.rules.street is not None:
+        if self.rules.street is not None and not self.awaiting_cards:
             return self.ready_to_advance or self._window_closed(now)
         return False
 
@@ -331,9 +341,17 @@ class Round:
             return []
         automatic = [self.decide_automatically(b.id, AutoReason.TIMEOUT, now=now) for b in self._pending()]
         self.phase = self.rules.next
+        if self.live:  # R1: the console deals them; R8: the window starts with the last of them
+            self.deadline = None
+            return automatic
         self.dealt_count += len(self.rules.deals_on_entry)  # R1: the steps this phase deals, in order
+        return automatic + self._start_decision_window(now)
+
+    def _start_decision_window(self, now: dt.datetime) -> list[Decision]:
+        """R8: the cards of the street are out: the decision window opens now, and whoever is
+        disconnected is decided for at once."""
         self.deadline = now + self.timers.decision if self.rules.street is not None else None
-        return automatic + self._decide_for_disconnected(now)
+        return self._decide_for_disconnected(now)
 
     # --- the end: R2.7 settlement, R9 void -------------------------------------------------
 
@@ -342,8 +360,8 @@ class Round:
 
     def settle(self, pool_before: Decimal) -> Settlement:
         """R2.7: showdown. ``pool_before`` is the pool without this round's contributions."""
-        if self.phase is not Phase.SHOWDOWN:
-            raise RuleViolation("R2.7", f"the round is {self.phase.value}, not at showdown")
+        if self.phase is not Phase.SHOWDOWN or self.awaiting_cards:
+            raise RuleViolation("R2.7", f"the round is {self.phase.value}, not at showdown with the river dealt")
         settlement = settle(self.paytable, self.cards, self.stakes(), pool_before)
         self.phase = Phase.SETTLED
         return settlement

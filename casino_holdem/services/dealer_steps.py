@@ -45,12 +45,17 @@ class Step:
 
 def open_round(table: GameTable, number: int, now: dt.datetime) -> Step:
     """R1: a fresh CSPRNG shuffle; its commitment is published now, the deck and nonce after the end.
+    A live table's round has no deck and no commitment: its cards come from the dealer's console.
     The operators' due table changes land first, between two rounds (:mod:`.table_changes`)."""
     changes = table_changes.apply_due(table, now)
-    core = Round.open(table_paytable(table), secure_shuffle(), table_limits(table), table_timers(table), now)
-    nonce = new_nonce()
-    round_row = GameRound(table_id=table.id, number=number, phase=core.phase.value, commitment=commit(core.deck, nonce),
-                          deck=deck_text(core.deck), nonce=nonce, dealt_count=0, opened_at=now, deadline=core.deadline,
+    live = table.dealing == "live"
+    paytable, limits, timers = table_paytable(table), table_limits(table), table_timers(table)
+    core = (Round.open_live(paytable, limits, timers, now) if live
+            else Round.open(paytable, secure_shuffle(), limits, timers, now))
+    nonce = None if live else new_nonce()
+    round_row = GameRound(table_id=table.id, number=number, phase=core.phase.value,
+                          commitment=None if nonce is None else commit(core.deck, nonce), deck=deck_text(core.deck),
+                          nonce=nonce, dealt_count=0, opened_at=now, deadline=core.deadline, dealing=table.dealing,
                           paytable_id=table.paytable_id, paytable_version=table.paytable_version,
                           paytable_sha256=table.paytable_sha256)
     db.session.add(round_row)
@@ -116,7 +121,7 @@ def advance(table_id: int, now: dt.datetime | None = None, *, skip_locked: bool 
     if round_row is None or round_row.phase in FINISHED:
         return open_round(table, (round_row.number + 1) if round_row else 1, moment) if table.is_open else None
     core = load_round(round_row)
-    if core.phase is Phase.SHOWDOWN:
+    if core.phase is Phase.SHOWDOWN and not core.awaiting_cards:
         return settle(table, round_row, core, moment)
     if core.phase is Phase.BETTING and not core.bettors:
         return extend_betting(table, round_row, core, moment)

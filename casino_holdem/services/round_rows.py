@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from ..core.cards import format_cards
+from ..core.cards import format_cards, parse_cards
 from ..core.money import format_amount
 from ..core.paytable import Paytable
 from ..core.round import Action, AutoReason, Bettor, Decision, Limits, Phase, Round, Timers
 from ..core.rules import Settlement, Stage, Void, VoidReason
-from ..core.shuffle import parse_deck
+from ..core.shuffle import deck_text, parse_deck
 from ..extensions import db
 from ..models import AwardRecord, Bet, DecisionRecord, GameRound, GameTable
 from .paytable_versions import stored_paytable
@@ -61,12 +61,15 @@ def bettor_of(bet: Bet) -> Bettor:
 
 
 def load_round(round_row: GameRound) -> Round:
-    """The core state machine of a stored round: its deck, bets, decisions, phase and deadline."""
+    """The core state machine of a stored round: its deck (a live round's: the cards entered so
+    far, R1), bets, decisions, phase and deadline."""
     void = (Void(VoidReason(round_row.void_reason), Stage(round_row.void_stage))
             if round_row.void_reason and round_row.void_stage else None)
-    return Round(table_paytable(round_row), parse_deck(round_row.deck), table_limits(round_row.table),
+    live = round_row.dealing == "live"
+    deck = parse_cards(round_row.deck.split(), what="deck") if live else parse_deck(round_row.deck)
+    return Round(table_paytable(round_row), deck, table_limits(round_row.table),
                  table_timers(round_row.table), Phase(round_row.phase), round_row.deadline,
-                 {str(bet.player_id): bettor_of(bet) for bet in round_row.bets}, round_row.dealt_count, void)
+                 {str(bet.player_id): bettor_of(bet) for bet in round_row.bets}, round_row.dealt_count, void, live)
 
 
 def save_round(round_row: GameRound, core: Round, now: dt.datetime,
@@ -75,6 +78,8 @@ def save_round(round_row: GameRound, core: Round, now: dt.datetime,
     decision not yet stored, with the client's request id for the players' own ones."""
     dealt_before = round_row.dealt_count
     round_row.phase, round_row.deadline, round_row.dealt_count = core.phase.value, core.deadline, core.dealt_count
+    if core.live:  # R1: a live round's deck grows as its cards are entered
+        round_row.deck = deck_text(core.deck)
     saved = Saved(dealt=core.dealt_count != dealt_before)
     for bet in round_row.bets:
         bettor = core.bettors[str(bet.player_id)]

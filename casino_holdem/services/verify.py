@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 
+from ..core.cards import parse_cards
 from ..core.money import ZERO, format_amount
 from ..core.paytable import Paytable
 from ..core.round import (
@@ -63,8 +64,12 @@ class ReplayReport:
 
 def _replayed(round_row: GameRound, paytable: Paytable) -> Settlement:
     """Play the stored round again through the core state machine (no limits: the bets were
-    accepted when placed; the clock does not matter once every decision is on record)."""
-    core = Round.open(paytable, parse_deck(round_row.deck), Limits(), Timers(), round_row.opened_at)
+    accepted when placed; the clock does not matter once every decision is on record). A live
+    round is dealt again from its recorded cards, one by one in R1 order."""
+    live = round_row.dealing == "live"
+    cards = parse_cards(round_row.deck.split(), what="deck") if live else parse_deck(round_row.deck)
+    core = (Round.open_live(paytable, Limits(), Timers(), round_row.opened_at) if live
+            else Round.open(paytable, cards, Limits(), Timers(), round_row.opened_at))
     # advancing after every recorded decision keeps each decision inside its replayed window (R8)
     late = max([round_row.opened_at + dt.timedelta(days=1),
                 *(decision.decided_at for bet in round_row.bets for decision in bet.decisions)])
@@ -81,6 +86,9 @@ def _replayed(round_row: GameRound, paytable: Paytable) -> Settlement:
                              automatic=None if decision.automatic is None else AutoReason(decision.automatic))
 
     while core.dealt_count < round_row.dealt_count:
+        if core.awaiting_cards:
+            core.deal_card(cards[core.dealt_count], now=late)
+            continue
         decide_street()
         core.advance(late)
     decide_street()
@@ -107,7 +115,8 @@ def replay(round_id: int) -> ReplayReport:
         paytable = table_paytable(round_row)
     result = _replayed(round_row, paytable)
     differences = []
-    if not verify(round_row.commitment, parse_deck(round_row.deck), round_row.nonce):
+    if round_row.commitment is not None and round_row.nonce is not None and not verify(
+            round_row.commitment, parse_deck(round_row.deck), round_row.nonce):
         differences.append("commitment: the revealed deck and nonce do not match the published commitment")
     pool = queries.get(JackpotPool, round_row.table.pool_id)
     build = round_postings.voided if round_row.void_reason else round_postings.settled

@@ -32,13 +32,15 @@ from ..core.paytable import CurrencySpec
 from ..core.phases import ANTE_MULTIPLE, Action
 from ..core.round import FINISHED, Bettor, Phase, Round
 from ..extensions import db
-from ..models import AwardRecord, Bet, GameRound, GameTable, Player
+from ..models import AwardRecord, Bet, GameRound, GameTable, IncidentRecord, Player
 from . import jackpot, queries, tables, wallet
 from .errors import Unprocessable
 from .round_rows import load_round, table_paytable
 from .transaction import clock, transactional
 from .windows import window_end
 
+#: R1: what a live round's recall says instead of a deck commitment
+NO_COMMITMENT = "none: a live round's cards are dealt by hand and entered as dealt; there is no deck to commit to"
 #: chip denominations as multiples of the table's minimum Ante
 CHIP_STEPS = (1, 5, 25, 100)
 #: the bets of R2 as a bettor's columns
@@ -72,6 +74,12 @@ def _deadline(round_row: GameRound) -> str | None:
     return deadline.isoformat()
 
 
+def incident_notices(round_id: int) -> list[str]:
+    """R9: the short notices of the round's incidents that did not void it, oldest first."""
+    return list(db.session.scalars(select(IncidentRecord.notice).where(
+        IncidentRecord.round_id == round_id, IncidentRecord.notice.is_not(None)).order_by(IncidentRecord.id)))
+
+
 def _round_part(round_row: GameRound, core: Round) -> dict[str, Any]:
     """R1, R2.7: the round without its bettors: the Dealer's cards, the deck and the nonce only
     once it is settled or void (its awards are filled in for each audience)."""
@@ -79,7 +87,7 @@ def _round_part(round_row: GameRound, core: Round) -> dict[str, Any]:
     cards = core.cards
     view: dict[str, Any] = {
         "round_id": round_row.id, "table_id": round_row.table_id, "number": round_row.number,
-        "phase": round_row.phase, "commitment": round_row.commitment,
+        "phase": round_row.phase, "commitment": round_row.commitment, "dealing": round_row.dealing,
         "deadline": _deadline(round_row),
         "paytable": {"id": round_row.paytable_id, "version": round_row.paytable_version,
                      "sha256": round_row.paytable_sha256},
@@ -88,6 +96,8 @@ def _round_part(round_row: GameRound, core: Round) -> dict[str, Any]:
     }
     if finished:
         view["reveal"] = {"deck": round_row.deck, "nonce": round_row.nonce}
+        if round_row.commitment is None:
+            view["reveal"]["commitment"] = NO_COMMITMENT
         view["result"] = {"result": round_row.result, "player_hand": round_row.player_hand,
                           "dealer_hand": round_row.dealer_hand,
                           "void": ({"reason": round_row.void_reason, "stage": round_row.void_stage}
@@ -122,7 +132,7 @@ class RoundSight:
         public = {**_round_part(round_row, core), "table_name": round_row.table.name,
                   "opened_at": round_row.opened_at.isoformat(),
                   "finished_at": None if round_row.finished_at is None else round_row.finished_at.isoformat(),
-                  "bettor_count": len(round_row.bets)}
+                  "bettor_count": len(round_row.bets), "notices": incident_notices(round_row.id)}
         return cls(round_row, core, awards, public)
 
     def own_part(self, viewer: int) -> OwnPart:

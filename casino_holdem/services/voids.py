@@ -23,13 +23,14 @@ from .transaction import clock, transactional
 from .viewing import house_round
 
 
-def refuse_outside_stage(why: VoidReason, under_way: Stage, at: Stage) -> None:
+def refuse_outside_stage(why: VoidReason, cards_dealt: int, at: Stage) -> None:
     """R9 [reading]: "card exposed during betting" only while no card of the round is dealt (an
-    exposure reported after the first card is not this incident); "dropped card seen" only once
-    dealing has begun (during the shuffle or betting a dropped card is used again)."""
-    if why is VoidReason.CARD_EXPOSED_DURING_BETTING and (under_way is not Stage.BETTING or at is not Stage.BETTING):
-        raise Unprocessable(f"reason: {why.value} only before the first card is dealt; the round is at "
-                            f"{under_way.value} (R9)", "reason")
+    exposure reported after the first card is not this incident; a live round whose betting has
+    closed but whose first card is not out yet is still "during betting"); "dropped card seen" only
+    once dealing has begun (during the shuffle or betting a dropped card is used again)."""
+    if why is VoidReason.CARD_EXPOSED_DURING_BETTING and cards_dealt:
+        raise Unprocessable(f"reason: {why.value} only before the first card is dealt; {cards_dealt} "
+                            f"card(s) of the round are out (R9)", "reason")
     if why is VoidReason.DROPPED_CARD_SEEN and at is Stage.BETTING:
         raise Unprocessable(f"reason: {why.value} only once dealing has begun (R9)", "reason")
 
@@ -50,7 +51,7 @@ def void_round(round_id: int, reason: str, stage: str | None = None, *, operator
     at = one_of(Stage, stage, "stage") if stage else core.stage
     if round_row.phase not in FINISHED and stages.index(at) > stages.index(core.stage):
         raise Unprocessable(f"stage: {at.value} has not been reached (the round is at {core.stage.value})", "stage")
-    refuse_outside_stage(why, core.stage, at)
+    refuse_outside_stage(why, core.dealt_count, at)
     pool = queries.lock(JackpotPool, table.pool_id)
     owed = sum((bet.contribution for bet in round_row.bets), ZERO)
     if owed > pool.amount:  # the pool paid out since (R5 never below zero): the house refunds the rest

@@ -104,10 +104,19 @@ def test_r5_each_progressive_bet_puts_095_base_units_into_the_pool_at_once(casin
 
 
 def test_betting_is_closed_after_the_deadline(casino) -> None:
-    player, table = casino.player(), casino.table()
+    """A window somebody bet in closes at its deadline (R2.1); an empty one is reopened instead."""
+    first, player, table = casino.player(), casino.player(), casino.table()
     casino.open(table)
+    rounds.place_bets(first, table, "10", request_id="first", now=T0)
     with pytest.raises(Conflict, match="R2.1"):
         rounds.place_bets(player, table, "10", request_id="r", now=T0 + 10 * SECOND)
+
+
+def test_r2_an_empty_betting_window_is_reopened_for_a_late_first_bet(casino) -> None:
+    player, table = casino.player(), casino.table()
+    casino.open(table)
+    receipt = rounds.place_bets(player, table, "10", request_id="r", now=T0 + 10 * SECOND)
+    assert receipt.ante == Decimal("10")
 
 
 def test_unknown_table_and_player_are_404(casino) -> None:

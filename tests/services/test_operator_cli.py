@@ -82,3 +82,12 @@ def test_operator_voids_a_round_in_play(run) -> None:
     assert voided["phase"] == "void" and voided["result"]["void"] == {"reason": "card_exposed_during_betting",
                                                                       "stage": "betting"}
     assert "already void" in run("void", str(opened.round_id), "--reason", "operator", "--operator", "o", code=2).output
+
+
+def test_r1_a_table_is_created_live_and_its_dealing_mode_is_set(run) -> None:
+    pool = run("pool", "create", "Linked")
+    table = run("table", "create", "Studio", "--pool", str(pool["id"]), "--dealing", "live", "--operator", "boss")
+    assert table["dealing"] == "live" and table["name"] == "Studio"
+    assert run("table", "dealing", str(table["id"]), "rng", "--operator", "boss") == "rng"
+    refused = run("table", "dealing", str(table["id"]), "robot", "--operator", "boss", code=2)
+    assert "robot" in refused.output
