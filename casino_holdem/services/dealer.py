@@ -8,6 +8,7 @@ once, and a dealer killed at any point resumes every round from its last committ
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import random
 import threading
@@ -19,26 +20,41 @@ from flask import Flask
 from sqlalchemy import select
 from sqlalchemy.exc import DBAPIError
 
-from ..core.round import Action
+from ..core.round import FINISHED, Action
 from ..extensions import db
 from ..models import GameTable, Player
 from . import viewing, wallet
 from .dealer_steps import Step, advance
 from .errors import ServiceError
+from .queries import latest_round
 from .rounds import decide, place_bets
 from .tables import list_tables
+from .transaction import clock
 
 log = logging.getLogger(__name__)
 #: at most this many steps per table per tick (open, deal, …, settle is at most six)
 STEPS_PER_TICK = 8
 
 
-def tick(*, skip_locked: bool = True) -> list[Step]:
-    """Advance every table as far as it is due now; returns the steps taken."""
+def _showing_showdown(table_id: int, pause: float) -> bool:
+    """R2.7: a round settled less than ``pause`` seconds ago stays on the felt, so that its players
+    can read the showdown before the next betting window opens."""
+    if pause <= 0:
+        return False
+    last = latest_round(table_id)
+    return (last is not None and last.phase in FINISHED and last.finished_at is not None
+            and clock(None) - last.finished_at < dt.timedelta(seconds=pause))
+
+
+def tick(*, skip_locked: bool = True, showdown_pause: float = 0.0) -> list[Step]:
+    """Advance every table as far as it is due now, leaving a just-finished round on the felt for
+    ``showdown_pause`` seconds; returns the steps taken."""
     steps: list[Step] = []
     for table in list_tables():
         try:
             for _ in range(STEPS_PER_TICK):
+                if _showing_showdown(table.id, showdown_pause):
+                    break
                 step = advance(table.id, skip_locked=skip_locked)
                 if step is None:
                     break
@@ -92,10 +108,11 @@ def run(app: Flask, *, stop: threading.Event, bots: Bots | None = None, tick_sec
     """The dealer loop: tick, let the bots play, sleep; until ``stop`` is set. A database outage
     (a restarted PostgreSQL) is logged and waited out."""
     pause = tick_seconds if tick_seconds is not None else float(app.config["CASINO_DEALER_TICK"])
+    showdown_pause = float(app.config["CASINO_SHOWDOWN_PAUSE"])
     with app.app_context():
         while not stop.is_set():
             try:
-                for step in tick():
+                for step in tick(showdown_pause=showdown_pause):
                     log.info("table %s round %s: %s", step.table_id, step.round_number, step.event)
                 if bots is not None:
                     bots.play()

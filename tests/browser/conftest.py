@@ -26,6 +26,8 @@ CHROMIUM_ARGS = ["--no-sandbox", "--headless=new", "--disable-gpu", "--disable-b
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 #: seconds of the betting window and of each decision window on the demo tables
 BETTING = DECISION = 3
+#: seconds a settled round stays on the felt before the next betting window (R2.7)
+SHOWDOWN_PAUSE = 2
 MISSING = ("Playwright for Python is not installed" if importlib.util.find_spec("playwright") is None
            else f"{CHROMIUM} is missing (apt-get install chromium)" if not CHROMIUM.exists() else None)
 
@@ -44,7 +46,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("browser")
     environment = {**os.environ, "CASINO_DATABASE_URL": f"sqlite:///{folder / 'casino.sqlite3'}",
                    "CASINO_SECRET_KEY": "browser-tests", "CASINO_BETTING_SECONDS": str(BETTING),
-                   "CASINO_DECISION_SECONDS": str(DECISION), "CASINO_DEALER_TICK": "0.1"}
+                   "CASINO_DECISION_SECONDS": str(DECISION), "CASINO_DEALER_TICK": "0.1",
+                   "CASINO_SHOWDOWN_PAUSE": str(SHOWDOWN_PAUSE)}
     with serving([sys.executable, "-m", "casino_holdem", "serve", "--demo", "--no-bots"], cwd=ROOT,
                  env=environment, log=folder / "server.log") as base:
         yield base
