@@ -26,7 +26,9 @@ from typing import Any
 
 from sqlalchemy import select
 
-from ..core.cards import format_cards
+from ..core.cards import Card, format_cards
+from ..core.evaluator import evaluate
+from ..core.hand_names import HandName, name_of, name_of_hole
 from ..core.money import format_amount
 from ..core.paytable import CurrencySpec
 from ..core.phases import ANTE_MULTIPLE, Action
@@ -60,6 +62,22 @@ def _award_part(award: AwardRecord) -> dict[str, Any]:
             "amount": format_amount(award.amount)}
 
 
+def _name_part(name: HandName) -> dict[str, Any]:
+    """A precise hand name as a message id with rank-name arguments (pages translate both)."""
+    return {"id": name.template, "args": name.args, "text": name.english()}
+
+
+def _hand_part(hole: tuple[Card, ...], board: tuple[Card, ...]) -> dict[str, Any] | None:
+    """R7: the hand these cards make so far, named precisely, with the five cards that make it
+    (none before the flop: two hole cards are named as they are, R2.3)."""
+    if len(hole) < 2:
+        return None
+    if not board:
+        return {"name": _name_part(name_of_hole(hole)), "best": []}
+    value = evaluate(hole + board)
+    return {"name": _name_part(name_of(value)), "best": format_cards(value.best_five)}
+
+
 def _round_part(round_row: GameRound, core: Round) -> dict[str, Any]:
     """R1, R2.7: the round without its bettors: the Dealer's cards, the deck and the nonce only
     once it is settled or void (its awards are filled in for each audience)."""
@@ -73,6 +91,8 @@ def _round_part(round_row: GameRound, core: Round) -> dict[str, Any]:
                      "sha256": round_row.paytable_sha256},
         "cards": {"player": format_cards(cards.player), "board": format_cards(cards.board),
                   "dealer": format_cards(cards.dealer) if finished else []},
+        "hands": {"player": _hand_part(tuple(cards.player), tuple(cards.board)),
+                  "dealer": _hand_part(tuple(cards.dealer), tuple(cards.board)) if finished else None},
     }
     if finished:
         view["reveal"] = {"deck": round_row.deck, "nonce": round_row.nonce}
@@ -110,7 +130,8 @@ class RoundSight:
         public = {**_round_part(round_row, core), "table_name": round_row.table.name,
                   "opened_at": round_row.opened_at.isoformat(),
                   "finished_at": None if round_row.finished_at is None else round_row.finished_at.isoformat(),
-                  "bettor_count": len(round_row.bets)}
+                  "bettor_count": len(round_row.bets),
+                  "progressive_participants": sum(1 for bet in round_row.bets if bet.progressive > 0)}
         return cls(round_row, core, awards, public)
 
     def own_part(self, viewer: int) -> OwnPart:
@@ -228,6 +249,25 @@ def _meters(table_rows: list[GameTable], currency: str) -> dict[int, Decimal]:
     return {pool_id: jackpot.pool_view(pool_id).meters[currency] for pool_id in {t.pool_id for t in table_rows}}
 
 
+#: how many finished rounds the table's results strip shows
+RECENT_ROUNDS = 8
+
+
+def _recent(table_id: int) -> list[dict[str, Any]]:
+    """The results strip: the table's last finished rounds, newest first, as everyone saw them at
+    showdown (R3: who won, and with which hands; a void round by its reason, R9)."""
+    rows = db.session.scalars(select(GameRound).where(GameRound.table_id == table_id,
+                                                      GameRound.phase.in_(FINISHED))
+                              .order_by(GameRound.number.desc()).limit(RECENT_ROUNDS))
+    recent = []
+    for row in rows:
+        hands = _round_part(row, load_round(row))["hands"]
+        recent.append({"number": row.number, "result": row.result, "void": row.void_reason,
+                       "player": hands["player"] and hands["player"]["name"],
+                       "dealer": hands["dealer"] and hands["dealer"]["name"]})
+    return recent
+
+
 # --- what pages, the API and event streams ask for (one transaction each) ---------------------------------
 
 @transactional
@@ -247,7 +287,7 @@ def table_view(table_id: int, viewer: int) -> dict[str, Any]:
                       "is_open": table.is_open, "chips": _chips(table, spec)},
             "round": None if current is None else round_seen_by(current, viewer),
             "last_round": None if last is None or last is current else round_seen_by(last, viewer),
-            "balance": _balance(viewer)}
+            "recent": _recent(table.id), "balance": _balance(viewer)}
 
 
 @transactional
