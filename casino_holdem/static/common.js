@@ -34,6 +34,7 @@ const Casino = (() => {
 
   /** 1250n with 2 decimals → "12.5" (the shortest exact text, as the server writes amounts). */
   function fromUnits(units, decimals) {
+    if (units < 0n) return `-${fromUnits(-units, decimals)}`;
     const digits = units.toString().padStart(decimals + 1, "0");
     const whole = digits.slice(0, digits.length - decimals);
     const fraction = digits.slice(digits.length - decimals).replace(/0+$/, "");
