@@ -47,15 +47,17 @@
   /** A precise hand name ("Pair of Aces, King kicker"), from its message id and rank names. */
   const handName = (name) => (name ? name.text : "");
 
+  /** R7: the five cards of each shown hand; the winner's (both at a tie) stand out. */
   function drawHand(id, codes, size, hidden, best) {
     const node = $(id);
-    const key = `${codes.join(" ")}|${hidden}|${size}|${best.join(" ")}`;
+    const key = `${codes.join(" ")}|${hidden}|${size}|${best.player.join(" ")}|${best.dealer.join(" ")}`;
     if (node.dataset.key === key) return;
     const before = dealt.get(id) || [];
     node.dataset.key = key;
     node.replaceChildren(...codes.map((code) => {
       const face = card(code, !before.includes(code));
-      if (best.includes(code)) face.classList.add("best");
+      if (best.player.includes(code)) face.classList.add("best");
+      if (best.dealer.includes(code)) face.classList.add("best-dealer");
       return face;
     }));
     for (let i = codes.length; i < size; i += 1) node.append(hidden > i - codes.length ? faceDown() : emptySlot());
@@ -69,11 +71,14 @@
     const cards = round ? round.cards : { player: [], board: [], dealer: [] };
     const hands = (round && round.hands) || { player: null, dealer: null };
     const showdown = finished(round);
+    document.querySelector(".felt").classList.toggle("betting", Boolean(round && round.phase === "betting"));
     const dealerHidden = cards.dealer.length === 0 && cards.player.length > 0 ? 2 : 0;
-    const bestOf = (hand) => (showdown && hand ? hand.best : []);
-    drawHand("dealer-cards", cards.dealer, 2, dealerHidden, bestOf(hands.dealer));
-    drawHand("board-cards", cards.board, 5, 0, [...bestOf(hands.player), ...bestOf(hands.dealer)]);
-    drawHand("player-cards", cards.player, 2, 0, bestOf(hands.player));
+    const result = showdown && round.result ? round.result.result : null;
+    const best = { player: result && result !== "dealer" && hands.player ? hands.player.best : [],
+                   dealer: result && result !== "player" && hands.dealer ? hands.dealer.best : [] };
+    drawHand("dealer-cards", cards.dealer, 2, dealerHidden, best);
+    drawHand("board-cards", cards.board, 5, 0, best);
+    drawHand("player-cards", cards.player, 2, 0, best);
     setText("player-hand", hands.player ? handName(hands.player.name) : "");
     setText("dealer-hand", hands.dealer ? handName(hands.dealer.name) : "");
     $("board-cards").dataset.best = showdown && hands.player ? hands.player.best.join(" ") : "";
@@ -148,7 +153,7 @@
     const mine = you();
     if (round.phase === "betting") {
       if (mine.has_bet) return "Bets placed. The cards are dealt when betting closes.";
-      return `Round ${round.number}: tap the Ante spot, add chips, then Place bets. Bonus and Progressive need an Ante.`;
+      return `Round ${round.number}: add chips to the Ante, then Place bets. Bonus and Progressive need an Ante.`;
     }
     if (finished(round)) return `Round ${round.number} is over. The next betting window opens shortly.`;
     if (!mine.has_bet) return `Round ${round.number} is in play. You can bet on the next one.`;
@@ -189,7 +194,7 @@
   function renderSpots() {
     const open = bettingOpen();
     const round = currentRound();
-    const placed = round && round.you && round.you.has_bet && !finished(round) ? round.you.bet : null;
+    const placed = round && round.you && round.you.has_bet ? round.you.bet : null;
     const shown = placed ? { ante: units(placed.ante), bonus: units(placed.bonus), progressive: placed.progressive !== "0" }
       : open ? slip.snapshot() : { ante: 0n, bonus: 0n, progressive: false };
     const stake = (count) => (count > 0n ? cash(amountOf(count)) : "");

@@ -68,8 +68,8 @@ def open_page(chromium: Any, server: str) -> Iterator[Callable[..., Any]]:
     """Pages in fresh browser contexts (one player each); JavaScript errors fail the test."""
     contexts, errors = [], []
 
-    def make(width: int = 1280, height: int = 900) -> Any:
-        context = chromium.new_context(viewport={"width": width, "height": height}, base_url=server)
+    def make(width: int = 1280, height: int = 900, **options: Any) -> Any:
+        context = chromium.new_context(viewport={"width": width, "height": height}, base_url=server, **options)
         context.set_default_timeout(20_000)
         contexts.append(context)
         page = context.new_page()
