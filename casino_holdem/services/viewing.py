@@ -253,19 +253,29 @@ def _meters(table_rows: list[GameTable], currency: str) -> dict[int, Decimal]:
 RECENT_ROUNDS = 8
 
 
+#: a finished round's strip entry never changes: kept by (round id, deck commitment)
+_STRIP_ENTRIES: dict[tuple[int, str], dict[str, Any]] = {}
+
+
+def _strip_entry(row: GameRound) -> dict[str, Any]:
+    """One finished round as the results strip shows it (R3: who won, with which hands; R9 void)."""
+    key = (row.id, row.commitment)
+    if key not in _STRIP_ENTRIES:
+        if len(_STRIP_ENTRIES) > 4096:
+            _STRIP_ENTRIES.clear()
+        hands = _round_part(row, load_round(row))["hands"]
+        _STRIP_ENTRIES[key] = {"number": row.number, "result": row.result, "void": row.void_reason,
+                               "player": hands["player"] and hands["player"]["name"],
+                               "dealer": hands["dealer"] and hands["dealer"]["name"]}
+    return _STRIP_ENTRIES[key]
+
+
 def _recent(table_id: int) -> list[dict[str, Any]]:
-    """The results strip: the table's last finished rounds, newest first, as everyone saw them at
-    showdown (R3: who won, and with which hands; a void round by its reason, R9)."""
+    """The results strip: the table's last finished rounds, newest first."""
     rows = db.session.scalars(select(GameRound).where(GameRound.table_id == table_id,
                                                       GameRound.phase.in_(FINISHED))
                               .order_by(GameRound.number.desc()).limit(RECENT_ROUNDS))
-    recent = []
-    for row in rows:
-        hands = _round_part(row, load_round(row))["hands"]
-        recent.append({"number": row.number, "result": row.result, "void": row.void_reason,
-                       "player": hands["player"] and hands["player"]["name"],
-                       "dealer": hands["dealer"] and hands["dealer"]["name"]})
-    return recent
+    return [_strip_entry(row) for row in rows]
 
 
 # --- what pages, the API and event streams ask for (one transaction each) ---------------------------------

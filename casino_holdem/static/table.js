@@ -4,7 +4,7 @@
 "use strict";
 
 (() => {
-  const { api, toUnits, fromUnits, money, card, faceDown, emptySlot, element, label, phaseName, secondsLeft, follow,
+  const { t, handName, api, toUnits, fromUnits, money, card, faceDown, emptySlot, element, label, phaseName, secondsLeft, follow,
           showLink } = Casino;
   const $ = (id) => document.getElementById(id);
   const BET_NAMES = ["ante", "bonus", "progressive", "flop", "turn", "river"];
@@ -44,9 +44,6 @@
     if (node.textContent !== text) node.textContent = text;
   }
 
-  /** A precise hand name ("Pair of Aces, King kicker"), from its message id and rank names. */
-  const handName = (name) => (name ? name.text : "");
-
   /** R7: the five cards of each shown hand; the winner's (both at a tie) stand out. */
   function drawHand(id, codes, size, hidden, best) {
     const node = $(id);
@@ -82,7 +79,7 @@
     setText("player-hand", hands.player ? handName(hands.player.name) : "");
     setText("dealer-hand", hands.dealer ? handName(hands.dealer.name) : "");
     $("board-cards").dataset.best = showdown && hands.player ? hands.player.best.join(" ") : "";
-    setText("felt-caption", round && round.result ? RESULTS[round.result.result] || label(round.result.result) : "");
+    setText("felt-caption", round && round.result ? t(RESULTS[round.result.result] || label(round.result.result)) : "");
     renderBanner(round);
   }
 
@@ -94,14 +91,14 @@
       return;
     }
     const mine = round.you;
-    let text = RESULTS[round.result.result] || label(round.result.result);
+    let text = t(RESULTS[round.result.result] || label(round.result.result));
     let tone = "neutral";
-    if (round.result.void) text = `Round void: ${label(round.result.void.reason)} (R9). Your bets are returned.`;
+    if (round.result.void) text = t("Round void: %(reason)s (R9). Your bets are returned.", { reason: label(round.result.void.reason) });
     else if (mine.has_bet && mine.net !== null) {
       const net = units(mine.net.replace("-", "")) * (mine.net.startsWith("-") ? -1n : 1n);
       tone = net > 0n ? "win" : net < 0n ? "lose" : "push";
-      text = net > 0n ? `You win ${cash(mine.net)}` : net < 0n ? `You lose ${cash(mine.net.slice(1))}` : "Push: your stakes are returned";
-      if (mine.bet.folded) text = `${text} · folded${lastDecision(mine.bet).automatic ? " automatically (time ran out)" : ""}`;
+      text = net > 0n ? t("You win %(amount)s", { amount: cash(mine.net) }) : net < 0n ? t("You lose %(amount)s", { amount: cash(mine.net.slice(1)) }) : t("Push: your stakes are returned");
+      if (mine.bet.folded) text = `${text} · ${t(lastDecision(mine.bet).automatic ? "folded automatically (time ran out)" : "folded")}`;
     }
     banner.hidden = false;
     banner.className = `banner ${tone}`;
@@ -112,7 +109,7 @@
     const round = currentRound();
     const left = round ? secondsLeft(round.deadline, state.server_time, receivedAt) : null;
     const span = round && round.phase === "betting" ? state.table.betting_seconds : state.table.decision_seconds;
-    setText("phase", round ? `${phaseName(round.phase)} · round ${round.number}` : "Waiting for a round");
+    setText("phase", round ? `${phaseName(round.phase)} · ${t("round %(number)s", { number: round.number })}` : t("Waiting for a round"));
     setText("countdown", left === null || finished(round) ? "" : `${Math.ceil(left)} s`);
     const urgent = left !== null && left <= 3 && !finished(round);
     $("countdown").classList.toggle("urgent", urgent);
@@ -122,8 +119,8 @@
 
   function decisionPrompt(round, mine) {
     const costs = mine.costs;
-    if (round.phase === "pre_flop") return `Your decision: Fold, or Flop 2× for ${cash(costs.flop)}.`;
-    return `${phaseName(round.phase)} dealt. Bet 1× for ${cash(costs.bet)}, or Check.`;
+    if (round.phase === "pre_flop") return t("Your decision: Fold, or Flop 2× for %(amount)s.", { amount: cash(costs.flop) });
+    return t("%(street)s dealt. Bet 1× for %(amount)s, or Check.", { street: phaseName(round.phase), amount: cash(costs.bet) });
   }
 
   /** Decisions in the order of the streets (R2): JSON objects carry no order of their own. */
@@ -141,24 +138,25 @@
     if (!decisions.length) return "";
     const [street, decision] = decisions[decisions.length - 1];
     if (decision.automatic) {
-      const why = decision.automatic === "timeout" ? "Time ran out" : "You were disconnected";
-      return `${why}: the dealer chose ${label(decision.action)} for you (R8).`;
+      const why = decision.automatic === "timeout" ? "Time ran out: the dealer chose %(action)s for you (R8)."
+        : "You were disconnected: the dealer chose %(action)s for you (R8).";
+      return t(why, { action: label(decision.action) });
     }
-    return `${STREETS[street]}: ${label(decision.action)}.`;
+    return `${t(STREETS[street])}: ${label(decision.action)}.`;
   }
 
   function statusText() {
     const round = currentRound();
-    if (!round) return state.table.is_open ? "Waiting for the dealer to open a round." : "This table is closed.";
+    if (!round) return t(state.table.is_open ? "Waiting for the dealer to open a round." : "This table is closed.");
     const mine = you();
     if (round.phase === "betting") {
-      if (mine.has_bet) return "Bets placed. The cards are dealt when betting closes.";
-      return `Round ${round.number}: add chips to the Ante, then Place bets. Bonus and Progressive need an Ante.`;
+      if (mine.has_bet) return t("Bets placed. The cards are dealt when betting closes.");
+      return t("Round %(number)s: add chips to the Ante, then Place bets. Bonus and Progressive need an Ante.", { number: round.number });
     }
-    if (finished(round)) return `Round ${round.number} is over. The next betting window opens shortly.`;
-    if (!mine.has_bet) return `Round ${round.number} is in play. You can bet on the next one.`;
+    if (finished(round)) return t("Round %(number)s is over. The next betting window opens shortly.", { number: round.number });
+    if (!mine.has_bet) return t("Round %(number)s is in play. You can bet on the next one.", { number: round.number });
     if (mine.allowed_actions.length) return decisionPrompt(round, mine);
-    const waiting = mine.bet.folded ? "You are out of this round." : "Waiting for the next card.";
+    const waiting = t(mine.bet.folded ? "You are out of this round." : "Waiting for the next card.");
     return `${lastDecisionText(mine)} ${waiting}`.trim();
   }
 
@@ -218,8 +216,8 @@
     $("bet-form").hidden = !open;
     if (!open) return;
     const limits = state.table.limits;
-    setText("limits", `Ante ${cash(limits.ante_min)} – ${cash(limits.ante_max)} · ` +
-                      `Bonus ${cash(limits.bonus_min)} – ${cash(limits.bonus_max)} · Progressive ${cash(state.table.progressive_bet)}`);
+    setText("limits", `${t("Ante")} ${cash(limits.ante_min)} – ${cash(limits.ante_max)} · ` +
+                      `${t("Bonus")} ${cash(limits.bonus_min)} – ${cash(limits.bonus_max)} · ${t("Progressive")} ${cash(state.table.progressive_bet)}`);
     const chips = $("chips");
     if (chips.dataset.key !== state.table.chips.join(",")) {
       chips.dataset.key = state.table.chips.join(",");
@@ -227,13 +225,14 @@
         const button = element("button", "chip", chipLabel(value));
         button.type = "button";
         button.dataset.chip = value;
-        button.setAttribute("aria-label", `Add ${cash(value)}`);
+        button.setAttribute("aria-label", t("Add %(amount)s", { amount: cash(value) }));
         return button;
       }));
     }
     const total = slip.ante + slip.bonus + (slip.progressive ? units(state.table.progressive_bet) : 0n);
-    setText("slip-total", slip.ante === 0n ? "Add chips to the Ante first." :
-      `Total ${cash(amountOf(total))}; up to ${cash(amountOf(4n * slip.ante))} more held back for the Flop, Turn and River bets (4 × Ante).`);
+    setText("slip-total", slip.ante === 0n ? t("Add chips to the Ante first.") :
+      t("Total %(total)s; up to %(held)s more held back for the Flop, Turn and River bets (4 × Ante).",
+        { total: cash(amountOf(total)), held: cash(amountOf(4n * slip.ante)) }));
     $("undo").disabled = slip.past.length === 0;
     $("rebet").disabled = lastBet() === null;
     $("double").disabled = slip.ante === 0n;
@@ -256,10 +255,10 @@
   function betRow(name, bet, outcome) {
     const row = element("tr");
     const line = outcome && outcome[name];
-    const head = element("th", "", BET_LABELS[name] || label(name));
+    const head = element("th", "", BET_LABELS[name] ? t(BET_LABELS[name]) : label(name));
     head.scope = "row";
     row.append(head, element("td", "num", cash(bet[name])));
-    const result = element("td", line ? `outcome-${line.outcome}` : "", line ? label(line.outcome) : "in play");
+    const result = element("td", line ? `outcome-${line.outcome}` : "", line ? label(line.outcome) : t("in play"));
     row.append(result, element("td", "num", line ? cash(line.returned) : "—"));
     return row;
   }
@@ -270,13 +269,13 @@
     if (!round) return;
     const mine = round.you;
     const bet = mine.bet;
-    setText("my-bet-title", `Your bets · round ${round.number}${finished(round) ? " (finished)" : ""}`);
+    setText("my-bet-title", t(finished(round) ? "Your bets · round %(number)s (finished)" : "Your bets · round %(number)s", { number: round.number }));
     const rows = BET_NAMES.filter((name) => bet[name] !== "0").map((name) => betRow(name, bet, bet.outcome));
     $("bet-rows").replaceChildren(...rows);
     $("decision-list").replaceChildren(...inStreetOrder(bet.decisions).map(([street, decision]) => {
-      const item = element("li", "", `${STREETS[street]}: `);
+      const item = element("li", "", `${t(STREETS[street])}: `);
       item.append(element("strong", "", label(decision.action)));
-      if (decision.automatic) item.append(" ", element("span", "auto", `automatic · ${decision.automatic}`));
+      if (decision.automatic) item.append(" ", element("span", "auto", `${t("automatic")} · ${t(decision.automatic)}`));
       return item;
     }));
     const awards = (round.result && round.result.awards) || [];
@@ -285,7 +284,7 @@
       `${award.share_of} — you won ${cash(award.amount)}`)));
     const net = mine.net;
     $("net").className = `net${net === null ? "" : net.startsWith("-") ? " minus" : net === "0" ? "" : " plus"}`;
-    setText("net", net === null ? `Staked ${cash(mine.staked)}` : `Net ${cash(net)}`);
+    setText("net", net === null ? `${t("Staked")} ${cash(mine.staked)}` : `${t("Net")} ${cash(net)}`);
   }
 
   /** The results strip: the table's last rounds, who won and with what (R3). */
@@ -296,9 +295,9 @@
     strip.dataset.key = key;
     strip.replaceChildren(...(state.recent || []).map((r) => {
       const item = element("li", `result-${r.void ? "void" : r.result}`);
-      item.append(element("strong", "", `#${r.number} ${r.void ? "Void" : RESULTS[r.result] || label(r.result)}`));
-      if (r.player) item.append(element("span", "", `Player: ${handName(r.player)}`));
-      if (r.dealer) item.append(element("span", "", `Dealer: ${handName(r.dealer)}`));
+      item.append(element("strong", "", `#${r.number} ${t(r.void ? "Void" : RESULTS[r.result] || label(r.result))}`));
+      if (r.player) item.append(element("span", "", `${t("Player")}: ${handName(r.player)}`));
+      if (r.dealer) item.append(element("span", "", `${t("Dealer")}: ${handName(r.dealer)}`));
       return item;
     }));
   }
@@ -312,8 +311,9 @@
     setText("balance", cash(state.balance.balance));
     setText("available", cash(state.balance.available));
     const round = currentRound();
-    const players = round ? `${round.bettor_count} betting player${round.bettor_count === 1 ? "" : "s"}` : "";
-    setText("round-number", round ? `Round ${round.number} · ${players} · ${round.progressive_participants} in the Progressive` : "");
+    setText("round-number", round ? t(round.bettor_count === 1 ? "Round %(number)s · %(count)s betting player · %(progressive)s in the Progressive"
+      : "Round %(number)s · %(count)s betting players · %(progressive)s in the Progressive",
+      { number: round.number, count: round.bettor_count, progressive: round.progressive_participants }) : "");
     setText("commitment", round ? round.commitment : "");
     setText("commitment-round", round ? String(round.number) : "");
     syncSlip();
@@ -348,10 +348,10 @@
   /** The server's refusal in the player's words: no rule numbers or internal wording. */
   function plainError(error) {
     const limits = state.table.limits;
-    if (error.field === "ante") return `The Ante must be between ${cash(limits.ante_min)} and ${cash(limits.ante_max)}.`;
-    if (error.field === "bonus") return `The Bonus must be between ${cash(limits.bonus_min)} and ${cash(limits.bonus_max)}, or nothing.`;
-    if (error.status === 409) return "Too late: that window has closed.";
-    if (/balance|funds/i.test(error.message)) return "Your balance is not enough for these bets and the later ones they hold back.";
+    if (error.field === "ante") return t("The Ante must be between %(low)s and %(high)s.", { low: cash(limits.ante_min), high: cash(limits.ante_max) });
+    if (error.field === "bonus") return t("The Bonus must be between %(low)s and %(high)s, or nothing.", { low: cash(limits.bonus_min), high: cash(limits.bonus_max) });
+    if (error.status === 409) return t("Too late: that window has closed.");
+    if (/balance|funds/i.test(error.message)) return t("Your balance is not enough for these bets and the later ones they hold back.");
     return String(error.message || "Something went wrong.").replace(/^R\d+(\.\d+)?:\s*/, "").replace(/\s*\(R\d+(\.\d+)?\)$/, "");
   }
 
@@ -417,7 +417,7 @@
   $("chips").addEventListener("click", (event) => {
     const chip = event.target.closest("[data-chip]");
     if (!chip) return;
-    if (!slip.add(activeSpot, units(chip.dataset.chip))) showError("Place an Ante first: the Bonus needs one (R2.1).");
+    if (!slip.add(activeSpot, units(chip.dataset.chip))) showError(t("Place an Ante first: the Bonus needs one (R2.1)."));
     else showError("");
     render();
   });

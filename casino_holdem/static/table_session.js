@@ -39,7 +39,7 @@ const TableSession = (() => {
     const session = load(now);
     const net = cash(units(now.amount) - units(session.balance));
     const line = document.getElementById("session");
-    const text = `Session ${duration(Date.now() - session.started)} · net ${net}`;
+    const text = Casino.t("Session %(time)s · net %(net)s", { time: duration(Date.now() - session.started), net });
     if (line.textContent !== text) line.textContent = text;
     const minutes = reminderMinutes();
     const dialog = document.getElementById("reality");
@@ -47,7 +47,8 @@ const TableSession = (() => {
       session.reminded = Date.now();
       save(session);
       document.getElementById("reality-text").textContent =
-        `You have been playing for ${duration(Date.now() - session.started)} (hours:minutes); your net result is ${net}.`;
+        Casino.t("You have been playing for %(time)s (hours:minutes); your net result is %(net)s.",
+                 { time: duration(Date.now() - session.started), net });
       dialog.showModal();
     }
   }

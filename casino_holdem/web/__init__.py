@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import api, auth, errors, events, formatting, history, lobby, security, table
+from . import api, auth, errors, events, formatting, history, i18n, lobby, security, table
 
 
 def init_web(app: Flask) -> None:
@@ -18,5 +18,6 @@ def init_web(app: Flask) -> None:
     security.configure(app)
     errors.register(app)
     formatting.register(app)
+    i18n.register(app)
     for blueprint in (auth.bp, lobby.bp, table.bp, history.bp, api.bp, events.bp):
         app.register_blueprint(blueprint)

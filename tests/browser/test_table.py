@@ -218,3 +218,23 @@ def test_the_countdown_is_a_timer_for_screen_readers(open_page) -> None:
     page.goto(f"/tables/{MONACO}")
     assert page.get_attribute("#countdown", "role") == "timer"
     assert page.get_attribute("#countdown", "aria-hidden") is None
+
+
+@pytest.mark.parametrize(("language", "place", "dealer"), [("th", "วางเดิมพัน", "เจ้ามือ"), ("zh", "下注", "庄家")])
+def test_switching_to_thai_and_to_chinese(open_page, shot, language: str, place: str, dealer: str) -> None:
+    page = open_page(375, 667)
+    log_in(page, "demo2")
+    page.goto(f"/tables/{BANGKOK}")
+    page.select_option("#language", language)
+    page.wait_for_function(f"document.documentElement.lang === '{language}'")
+    assert page.text_content("#place").strip() == place
+    assert dealer in page.text_content(".felt")
+    wait_for_betting(page, BANGKOK)
+    page.click("#chips [data-chip] >> nth=0")
+    page.click("#place")
+    wait_for_action(page, "flop")
+    assert page.text_content("#status") != "" and "Your decision" not in page.text_content("#status")
+    assert no_sideways_scroll(page)
+    shot(page, f"{language}-pre-flop")
+    page.select_option("#language", "en")
+    page.wait_for_function("document.documentElement.lang === 'en'")
