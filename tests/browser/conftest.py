@@ -25,7 +25,7 @@ CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--headless=new", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 #: seconds of the betting window and of each decision window on the demo tables
-BETTING = DECISION = 3
+BETTING = DECISION = 4
 #: seconds a settled round stays on the felt before the next betting window (R2.7)
 SHOWDOWN_PAUSE = 2
 MISSING = ("Playwright for Python is not installed" if importlib.util.find_spec("playwright") is None
