@@ -220,7 +220,8 @@ def test_the_countdown_is_a_timer_for_screen_readers(open_page) -> None:
     assert page.get_attribute("#countdown", "aria-hidden") is None
 
 
-@pytest.mark.parametrize(("language", "place", "dealer"), [("th", "วางเดิมพัน", "เจ้ามือ"), ("zh", "下注", "庄家")])
+@pytest.mark.parametrize(("language", "place", "dealer"), [("th", "วางเดิมพัน", "เจ้ามือ"), ("zh", "下注", "庄家")],
+                         ids=["th", "zh"])
 def test_switching_to_thai_and_to_chinese(open_page, shot, language: str, place: str, dealer: str) -> None:
     page = open_page(375, 667)
     log_in(page, "demo2")
