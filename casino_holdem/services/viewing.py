@@ -29,7 +29,7 @@ from sqlalchemy import select
 from ..core.cards import Card, format_cards
 from ..core.evaluator import evaluate
 from ..core.hand_names import HandName, name_of, name_of_hole
-from ..core.money import format_amount
+from ..core.money import format_amount, round_down
 from ..core.paytable import CurrencySpec
 from ..core.phases import ANTE_MULTIPLE, Action
 from ..core.round import FINISHED, Bettor, Round
@@ -249,6 +249,36 @@ def _meters(table_rows: list[GameTable], currency: str) -> dict[int, Decimal]:
     return {pool_id: jackpot.pool_view(pool_id).meters[currency] for pool_id in {t.pool_id for t in table_rows}}
 
 
+#: the Bonus lines of R4, strongest first
+BONUS_LINES = ("aa_vs_dealer_aa", "aa", "ak_suited", "aq_aj_suited", "ak_offsuit", "kk_qq_jj", "aq_aj_offsuit",
+               "pair_2_to_10")
+
+
+def _sharers(current: GameRound | None, viewer: int) -> int:
+    """R5: how many would share a prize of the current round with the viewer in it."""
+    bets = [] if current is None else [bet for bet in current.bets if bet.progressive > 0]
+    return len(bets) + (0 if any(bet.player_id == viewer for bet in bets) else 1)
+
+
+def _rules(table: GameTable, spec: CurrencySpec, sharers: int) -> dict[str, Any]:
+    """The rules panel: the R3 Ante qualifier, the R4 Bonus pays, the R5 prizes in the viewer's
+    currency (R6: base units × multiplier) and the viewer's possible share of each fixed prize."""
+    paytable = table_paytable(table)
+    pays = paytable.progressive
+
+    def prize(amount: Decimal) -> dict[str, str]:
+        local = amount * spec.multiplier
+        return {"amount": format_amount(local), "share": format_amount(round_down(local / sharers, spec.unit))}
+
+    return {"ante_qualifier": paytable.main.ante_qualifier.slug,
+            "bonus": [{"line": line, "odds": paytable.bonus.odds(line)} for line in BONUS_LINES],
+            "p1": {street: format_amount(pays.p1_share(street) * 100) for street in ("flop", "turn", "river")},
+            "p2": {name: prize(getattr(pays, f"p2_{name}")) for name in ("straight_flush", "four_of_a_kind")},
+            "p3": {name: prize(getattr(pays, f"p3_{name}"))
+                   for name in ("royal_flush", "straight_flush", "four_of_a_kind")},
+            "contribution": format_amount(pays.contribution * 100), "sharers": sharers}
+
+
 #: how many finished rounds the table's results strip shows
 RECENT_ROUNDS = 8
 
@@ -297,7 +327,8 @@ def table_view(table_id: int, viewer: int) -> dict[str, Any]:
                       "is_open": table.is_open, "chips": _chips(table, spec)},
             "round": None if current is None else round_seen_by(current, viewer),
             "last_round": None if last is None or last is current else round_seen_by(last, viewer),
-            "recent": _recent(table.id), "balance": _balance(viewer)}
+            "recent": _recent(table.id), "balance": _balance(viewer),
+            "rules": _rules(table, spec, _sharers(current, viewer))}
 
 
 @transactional

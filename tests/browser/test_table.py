@@ -239,3 +239,16 @@ def test_switching_to_thai_and_to_chinese(open_page, shot, language: str, place:
     shot(page, f"{language}-pre-flop")
     page.select_option("#language", "en")
     page.wait_for_function("document.documentElement.lang === 'en'")
+
+
+def test_the_rules_and_pay_tables_are_in_the_game(open_page, shot) -> None:
+    """R2-R9 in plain words, the R4 Bonus pays, the R5 prizes and shares in the player's currency
+    (R6), and the paytable's version and hash."""
+    page = open_page(375, 667)
+    log_in(page, "demo4")
+    page.goto(f"/tables/{MONACO}")
+    page.click("#rules summary")
+    text = page.text_content("#rules")
+    assert "30 : 1" in text and "P3 · Royal flush" in text and "JPY 400,000" in text and "SHA-256" in text
+    assert no_sideways_scroll(page), too_wide(page)
+    shot(page, "rules")
