@@ -38,8 +38,9 @@ from . import metrics
 from .events import LOBBY, bus_of, table_topic, wire
 from .events.fanout import Fanout, Subscriber
 from .extensions import db
-from .services import viewing
+from .services import sessions, viewing
 from .services.errors import NotFound, Unprocessable
+from .web.security import TOKEN_FIELD
 
 log = logging.getLogger(__name__)
 
@@ -64,8 +65,10 @@ class Streams:
         self.per_session: Counter[str] = Counter()
         self.per_address: Counter[str] = Counter()
 
-    def _player(self, request: Request) -> tuple[int, str] | None:
-        """The logged-in player id and the session's identity, as the Flask app would read them."""
+    async def _player(self, request: Request) -> tuple[int, str] | None:
+        """The logged-in player id and the session's identity, as the Flask app would read them: the
+        signed cookie's session token, resolved against the server-side sessions (a revoked or
+        idle session, or an operator's, is no player)."""
         cookie = request.cookies.get(self.app.config["SESSION_COOKIE_NAME"])
         if not cookie or self.serializer is None:
             return None
@@ -73,10 +76,13 @@ class Streams:
             session = self.serializer.loads(cookie, max_age=int(self.app.permanent_session_lifetime.total_seconds()))
         except BadSignature:
             return None
-        player_id = session.get("player_id")
-        if not isinstance(player_id, int):
+        token = session.get(TOKEN_FIELD)
+        if not isinstance(token, str):
             return None
-        return player_id, f"{player_id}:{session.get('csrf_token', '')}"
+        principal = await asyncio.to_thread(self._in_app, sessions.resolve, token)
+        if principal is None or principal.kind != sessions.PLAYER:
+            return None
+        return principal.id, token
 
     async def lobby(self, request: Request) -> Response:
         return await self._stream(request, LOBBY, viewing.lobby_views)
@@ -87,7 +93,7 @@ class Streams:
                                   lambda watchers: viewing.table_views(table_id, watchers), table_id)
 
     async def _stream(self, request: Request, topic: str, build: Any, table_id: int | None = None) -> Response:
-        who = self._player(request)
+        who = await self._player(request)
         if who is None:
             return _error(401, "session", "session: log in first", "session")
         viewer, session_key = who

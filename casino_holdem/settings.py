@@ -112,6 +112,8 @@ VARIABLES: tuple[Variable, ...] = (
              config_key="CASINO_DECISION_SECONDS"),
     Variable("CASINO_DEALER_TICK", SECONDS, "0.3", "pause between dealer-loop passes",
              config_key="CASINO_DEALER_TICK"),
+    Variable("CASINO_SHOWDOWN_PAUSE", SECONDS, "6", "showdown shown before the next betting window (R2.7)",
+             config_key="CASINO_SHOWDOWN_PAUSE"),
     Variable("CASINO_SSE_POLL", SECONDS, "0.5",
              "how often a development-server stream looks at its lifetime and keep-alive (it waits on the bus)",
              config_key="CASINO_SSE_POLL"),

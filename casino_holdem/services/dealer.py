@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from flask import Flask
-from sqlalchemy import exists, select
+from sqlalchemy import exists, func, select
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.orm import aliased
 
 from ..core.round import FINISHED, Action, Phase
 from ..events import bus_of
@@ -33,6 +34,7 @@ from ..models import Bet, GameRound, GameTable, Player
 from . import viewing, wallet
 from .dealer_steps import Step, advance
 from .errors import ServiceError
+from .queries import latest_round
 from .rounds import decide, place_bets
 from .tables import list_tables
 from .transaction import clock, transactional
@@ -57,23 +59,30 @@ class Due:
 
 
 @transactional
-def due(now: dt.datetime | None = None) -> Due:
+def due(now: dt.datetime | None = None, *, showdown_pause: float = 0.0) -> Due:
     """One query over the open tables and their unfinished rounds: a table is due when it needs a
-    round opened (none, or the last one finished), its round's deadline has passed, or the round is
-    at the showdown; a betting round nobody bet on is never due (:mod:`.windows`)."""
+    round opened (none, or the last one finished at least ``showdown_pause`` seconds ago, R2.7),
+    its round's deadline has passed, or the round is at the showdown; a betting round nobody bet on
+    is never due (:mod:`.windows`)."""
     moment = clock(now)
     has_bets = exists().where(Bet.round_id == GameRound.id)
     live = GameRound.phase.not_in([phase.value for phase in FINISHED])
+    finished = aliased(GameRound)
+    last_finished = (select(func.max(finished.finished_at)).where(finished.table_id == GameTable.id)
+                     .scalar_subquery())
     rows = db.session.execute(
-        select(GameTable.id, GameTable.is_open, GameRound.phase, GameRound.deadline, has_bets)
+        select(GameTable.id, GameTable.is_open, GameRound.phase, GameRound.deadline, has_bets, last_finished)
         .outerjoin(GameRound, (GameRound.table_id == GameTable.id) & live).order_by(GameTable.id)).all()
     tables: list[int] = []
     upcoming: list[dt.datetime] = []
     passed: dict[int, dt.datetime] = {}
-    for table_id, is_open, phase, deadline, bets in rows:
+    pause = dt.timedelta(seconds=showdown_pause)
+    for table_id, is_open, phase, deadline, bets, ended in rows:
         if phase is None:
-            if is_open:
+            if is_open and (ended is None or ended + pause <= moment):
                 tables.append(table_id)
+            elif is_open:
+                upcoming.append(ended + pause)  # R2.7: the showdown stays on the felt until then
         elif phase == Phase.SHOWDOWN.value or (deadline is not None and deadline <= moment and
                                                (bets or phase != Phase.BETTING.value)):
             tables.append(table_id)
@@ -84,12 +93,25 @@ def due(now: dt.datetime | None = None) -> Due:
     return Due(tables, min(upcoming, default=None), passed)
 
 
-def tick(*, skip_locked: bool = True, tables: list[int] | None = None) -> list[Step]:
-    """Advance every table (or only ``tables``) as far as it is due now; returns the steps taken."""
+def _showing_showdown(table_id: int, pause: float) -> bool:
+    """R2.7: a round settled less than ``pause`` seconds ago stays on the felt, so that its players
+    can read the showdown before the next betting window opens."""
+    if pause <= 0:
+        return False
+    last = latest_round(table_id)
+    return (last is not None and last.phase in FINISHED and last.finished_at is not None
+            and clock(None) - last.finished_at < dt.timedelta(seconds=pause))
+
+
+def tick(*, skip_locked: bool = True, tables: list[int] | None = None, showdown_pause: float = 0.0) -> list[Step]:
+    """Advance every table (or only ``tables``) as far as it is due now, leaving a just-finished
+    round on the felt for ``showdown_pause`` seconds (R2.7); returns the steps taken."""
     steps: list[Step] = []
     for table_id in [table.id for table in list_tables()] if tables is None else tables:
         try:
             for _ in range(STEPS_PER_TICK):
+                if _showing_showdown(table_id, showdown_pause):
+                    break
                 step = advance(table_id, skip_locked=skip_locked)
                 if step is None:
                     break
@@ -168,6 +190,7 @@ def run(app: Flask, *, stop: threading.Event, bots: Bots | None = None, tick_sec
     (``CASINO_DEALER_TICK``) to let them play. ``observe`` sees each step with the deadline it was
     due at (metrics). A database outage (a restarted PostgreSQL) is logged and waited out."""
     pause = tick_seconds if tick_seconds is not None else float(app.config["CASINO_DEALER_TICK"])
+    showdown_pause = float(app.config["CASINO_SHOWDOWN_PAUSE"])
     waker = Waker()
     unsubscribe = bus_of(app).subscribe(waker)
     stopping = threading.Thread(target=lambda: (stop.wait(), waker.event.set()), daemon=True)
@@ -175,7 +198,7 @@ def run(app: Flask, *, stop: threading.Event, bots: Bots | None = None, tick_sec
     try:
         with app.app_context():
             while not stop.is_set():
-                sleep = _pass(waker, bots, observe)
+                sleep = _pass(waker, bots, observe, showdown_pause)
                 if bots is not None:
                     sleep = min(sleep, pause)
                 if sleep > 0 and not stop.is_set():
@@ -184,13 +207,14 @@ def run(app: Flask, *, stop: threading.Event, bots: Bots | None = None, tick_sec
         unsubscribe()
 
 
-def _pass(waker: Waker, bots: Bots | None, observe: Callable[[Step, dt.datetime | None], None] | None) -> float:
+def _pass(waker: Waker, bots: Bots | None, observe: Callable[[Step, dt.datetime | None], None] | None,
+          showdown_pause: float = 0.0) -> float:
     """Advance the due and the notified tables; the seconds until the next deadline."""
     try:
         notified = waker.take()
-        found = due()
+        found = due(showdown_pause=showdown_pause)
         tables = sorted(set(found.tables) | notified)
-        for step in tick(tables=tables):
+        for step in tick(tables=tables, showdown_pause=showdown_pause):
             log.info("table %s round %s: %s", step.table_id, step.round_number, step.event)
             if observe is not None:
                 observe(step, found.deadlines.pop(step.table_id, None))

@@ -4,6 +4,20 @@
 "use strict";
 
 const Casino = (() => {
+  const MESSAGES = JSON.parse((document.getElementById("messages") || { textContent: "{}" }).textContent);
+
+  /** The player's language: the message id's translation (web/i18n.py), with %(name)s filled in. */
+  function t(id, args) {
+    const text = MESSAGES[id] || id;
+    return args ? text.replace(/%\((\w+)\)s/g, (whole, key) => (key in args ? args[key] : whole)) : text;
+  }
+
+  /** A precise hand name (core/hand_names.py): its message id, its rank names translated too. */
+  function handName(name) {
+    if (!name) return "";
+    return t(name.id, Object.fromEntries(Object.entries(name.args).map(([key, rank]) => [key, t(rank)])));
+  }
+
   const csrfToken = () => document.querySelector('meta[name="csrf-token"]').content;
 
   /** Call the JSON API; a refusal throws an Error carrying the server's message and field. */
@@ -34,6 +48,7 @@ const Casino = (() => {
 
   /** 1250n with 2 decimals → "12.5" (the shortest exact text, as the server writes amounts). */
   function fromUnits(units, decimals) {
+    if (units < 0n) return `-${fromUnits(-units, decimals)}`;
     const digits = units.toString().padStart(decimals + 1, "0");
     const whole = digits.slice(0, digits.length - decimals);
     const fraction = digits.slice(digits.length - decimals).replace(/0+$/, "");
@@ -91,12 +106,12 @@ const Casino = (() => {
   function label(slug) {
     if (!slug) return "";
     const text = slug.replace(/_/g, " ");
-    return text.charAt(0).toUpperCase() + text.slice(1);
+    return t(text.charAt(0).toUpperCase() + text.slice(1));
   }
 
   const PHASES = { waiting: "Waiting", betting: "Betting", pre_flop: "Pre-flop", flop: "Flop", turn: "Turn",
                    showdown: "Showdown", settled: "Settled", void: "Void" };
-  const phaseName = (slug) => PHASES[slug] || label(slug);
+  const phaseName = (slug) => (PHASES[slug] ? t(PHASES[slug]) : label(slug));
 
   /** Seconds until an ISO deadline on the server's clock, given the server's time when sent. */
   function secondsLeft(deadline, serverTime, receivedAt) {
@@ -129,10 +144,15 @@ const Casino = (() => {
   }
 
   function showLink(node, up) {
-    node.textContent = up ? "● live" : "Reconnecting…";
+    node.textContent = up ? `● ${t("live")}` : t("Reconnecting…");
     node.classList.toggle("down", !up);
   }
 
-  return { api, toUnits, fromUnits, money, card, faceDown, emptySlot, element, label, phaseName, secondsLeft, follow,
+  /** The language menu in the header applies as soon as a language is chosen. */
+  document.addEventListener("change", (event) => {
+    if (event.target.id === "language") event.target.form.requestSubmit();
+  });
+
+  return { t, handName, api, toUnits, fromUnits, money, card, faceDown, emptySlot, element, label, phaseName, secondsLeft, follow,
            showLink };
 })();

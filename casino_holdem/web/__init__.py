@@ -11,7 +11,21 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import api, auth, errors, events, formatting, headers, history, inputs, lobby, operator_auth, security, table
+from . import (
+    api,
+    auth,
+    errors,
+    events,
+    formatting,
+    headers,
+    history,
+    i18n,
+    inputs,
+    lobby,
+    operator_auth,
+    security,
+    table,
+)
 from .operator import init_operator
 
 
@@ -23,6 +37,7 @@ def init_web(app: Flask) -> None:
     headers.register(app)
     errors.register(app)
     formatting.register(app)
+    i18n.register(app)
     for blueprint in (auth.bp, operator_auth.bp, lobby.bp, table.bp, history.bp, api.bp, events.bp):
         app.register_blueprint(blueprint)
     init_operator(app)

@@ -25,7 +25,9 @@ CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--headless=new", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 #: seconds of the betting window and of each decision window on the demo tables
-BETTING = DECISION = 3
+BETTING = DECISION = 4
+#: seconds a settled round stays on the felt before the next betting window (R2.7)
+SHOWDOWN_PAUSE = 2
 MISSING = ("Playwright for Python is not installed" if importlib.util.find_spec("playwright") is None
            else f"{CHROMIUM} is missing (apt-get install chromium)" if not CHROMIUM.exists() else None)
 
@@ -44,7 +46,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("browser")
     environment = {**os.environ, "CASINO_DATABASE_URL": f"sqlite:///{folder / 'casino.sqlite3'}",
                    "CASINO_SECRET_KEY": "browser-tests", "CASINO_BETTING_SECONDS": str(BETTING),
-                   "CASINO_DECISION_SECONDS": str(DECISION), "CASINO_DEALER_TICK": "0.1"}
+                   "CASINO_DECISION_SECONDS": str(DECISION), "CASINO_DEALER_TICK": "0.1",
+                   "CASINO_SHOWDOWN_PAUSE": str(SHOWDOWN_PAUSE)}
     with serving([sys.executable, "-m", "casino_holdem", "serve", "--demo", "--no-bots"], cwd=ROOT,
                  env=environment, log=folder / "server.log") as base:
         yield base
@@ -65,8 +68,8 @@ def open_page(chromium: Any, server: str) -> Iterator[Callable[..., Any]]:
     """Pages in fresh browser contexts (one player each); JavaScript errors fail the test."""
     contexts, errors = [], []
 
-    def make(width: int = 1280, height: int = 900) -> Any:
-        context = chromium.new_context(viewport={"width": width, "height": height}, base_url=server)
+    def make(width: int = 1280, height: int = 900, **options: Any) -> Any:
+        context = chromium.new_context(viewport={"width": width, "height": height}, base_url=server, **options)
         context.set_default_timeout(20_000)
         contexts.append(context)
         page = context.new_page()

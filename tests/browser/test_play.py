@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from conftest import BETTING, DECISION
+
 pytestmark = pytest.mark.browser
 #: table ids of the demo tables (services/demo.py): Bangkok, Macau, Monaco
 BANGKOK, MACAU, MONACO = 1, 2, 3
@@ -102,7 +104,7 @@ def test_full_round_with_flop_bet_and_check_beside_a_second_player(open_page, sh
 
 def test_a_decision_not_made_in_time_is_taken_automatically(open_page, shot) -> None:
     page, _ = dealt_in(open_page, "demo5", MONACO)
-    page.wait_for_selector("#decision-list .auto", timeout=(3 + 5) * 1000)
+    page.wait_for_selector("#decision-list .auto", timeout=(BETTING + DECISION + 5) * 1000)
     assert "Fold" in page.text_content("#decision-list")
     assert page.text_content("#decision-list .auto") == "automatic · timeout"
     shot(page, "automatic-fold")

@@ -104,3 +104,32 @@ def test_one_broken_table_does_not_stop_the_others(casino, monkeypatch: pytest.M
     with freeze_time(T0):
         steps = dealer.tick()
     assert [(step.table_id, step.event) for step in steps] == [(healthy, "opened")]
+
+
+def _rounds() -> list[tuple[int, str]]:
+    rows = db.session.execute(select(GameRound.number, GameRound.phase).order_by(GameRound.number)).all()
+    db.session.rollback()
+    return [(number, phase) for number, phase in rows]
+
+
+def test_r2_7_the_next_betting_window_waits_for_the_showdown_pause(db_app_demo) -> None:
+    with freeze_time(T0) as frozen:
+        bots = dealer.Bots(random.Random(7), bet_chance=1.0, decide_chance=1.0)
+        while not any(phase == "settled" for _, phase in _rounds()):
+            bots.play()
+            dealer.tick(showdown_pause=5)
+            frozen.tick(dt.timedelta(seconds=1))
+        table_one = db.session.scalars(select(GameRound).where(GameRound.phase == "settled")).first()
+        assert table_one is not None
+        settled_at = table_one.finished_at
+        table_id, number = table_one.table_id, table_one.number
+        db.session.rollback()
+        frozen.move_to(settled_at + dt.timedelta(seconds=4))
+        dealer.tick(showdown_pause=5)
+        assert db.session.scalar(select(GameRound.number).where(GameRound.table_id == table_id)
+                                 .order_by(GameRound.number.desc()).limit(1)) == number
+        db.session.rollback()
+        frozen.move_to(settled_at + dt.timedelta(seconds=5))
+        dealer.tick(showdown_pause=5)
+        assert db.session.scalar(select(GameRound.number).where(GameRound.table_id == table_id)
+                                 .order_by(GameRound.number.desc()).limit(1)) == number + 1

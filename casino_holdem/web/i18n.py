@@ -1,0 +1,79 @@
+"""Languages of the players' pages (issue 13): English, Thai and Simplified Chinese through
+Flask-Babel and gettext catalogues (``casino_holdem/translations/<lang>/LC_MESSAGES``).
+
+The language is the player's choice, kept in a cookie (``lang``); without one, the browser's
+preferred language. The pages' JavaScript gets the same catalogue as JSON (:func:`js_messages`),
+so one catalogue translates both. A catalogue whose compiled ``.mo`` is missing or older than its
+``.po`` (a fresh checkout) is compiled when the app starts.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import Translations
+from flask import Blueprint, Flask, redirect, request
+from flask_babel import Babel, get_locale
+from werkzeug.wrappers import Response
+
+#: the languages offered, by locale code, each named in itself
+LANGUAGES = {"en": "English", "th": "ไทย", "zh": "简体中文"}
+COOKIE = "lang"
+TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
+
+bp = Blueprint("i18n", __name__)
+
+
+def select_locale() -> str:
+    """The player's chosen language (cookie), else the browser's best match, else English."""
+    chosen = request.cookies.get(COOKIE)
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(list(LANGUAGES)) or "en"
+
+
+def compile_catalogues(folder: Path = TRANSLATIONS) -> list[Path]:
+    """Compile every ``messages.po`` whose ``.mo`` is missing or older; returns those written."""
+    written = []
+    for po in sorted(folder.glob("*/LC_MESSAGES/messages.po")):
+        mo = po.with_suffix(".mo")
+        if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
+            continue
+        with po.open("rb") as source:
+            catalogue = read_po(source)
+        try:
+            with mo.open("wb") as target:
+                write_mo(target, catalogue)
+        except OSError:  # a read-only install: its shipped .mo serves
+            continue
+        written.append(mo)
+    return written
+
+
+def js_messages() -> dict[str, str]:
+    """The current language's catalogue for the pages' scripts: message id → translation."""
+    locale = str(get_locale() or "en")
+    if locale == "en":
+        return {}
+    translations = Translations.load(str(TRANSLATIONS), [locale])
+    return {key: value for key, value in translations._catalog.items() if isinstance(key, str) and key and value}
+
+
+@bp.post("/language")
+def choose_language() -> Response:
+    """Remember the player's language (a year) and go back to the page they were on."""
+    language = request.form.get("language", "")
+    back = request.form.get("next", "/")
+    response = redirect(back if back.startswith("/") and not back.startswith("//") else "/")
+    if language in LANGUAGES:
+        response.set_cookie(COOKIE, language, max_age=365 * 24 * 3600, samesite="Lax")
+    return response
+
+
+def register(app: Flask) -> None:
+    compile_catalogues()
+    Babel(app, locale_selector=select_locale, default_translation_directories=str(TRANSLATIONS))
+    app.jinja_env.globals.update(LANGUAGES=LANGUAGES, js_messages=js_messages, current_locale=lambda: str(get_locale()))
+    app.register_blueprint(bp)
