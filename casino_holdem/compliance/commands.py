@@ -1,4 +1,5 @@
-"""The compliance commands of ``casino-holdem``: ``rtp``, ``simulate`` and ``rng-test``.
+"""The compliance commands of ``casino-holdem``: ``rtp``, ``simulate``, ``rng-test`` and
+``strategy optimal``.
 
 Registered on the main group by :func:`register_compliance`. Progress bars go to standard error so
 standard output stays clean for ``--json``. Bad input prints one line on standard error and exits 2.
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
@@ -18,7 +20,10 @@ import click
 from .. import paytables
 from ..core.paytable import InvalidPaytable, Paytable
 from . import rng_test as rng_checks
+from . import strategy_chart
 from .exact import load_enumeration
+from .isomorphism import FLOP_CLASSES
+from .optimal_strategy import exact_main, load_solution
 from .report import summarize, summary_text, write_html
 from .rtp import (
     DEFAULT_ROUNDS,
@@ -33,7 +38,7 @@ from .rtp import (
     stage_counter,
 )
 from .simulate import TableSetup, simulate
-from .strategies import UnknownStrategy, get_strategy, strategy_names
+from .strategies import UnknownStrategy, bind, get_strategy, strategy_names
 
 BAD_INPUT = 2
 
@@ -153,6 +158,8 @@ def simulate_command(rounds: int, seed: int, name: str, bettors: int, paytable_r
         _bad_input(str(error).strip('"'))
     bars = _Bars()
     try:
+        setup = replace(setup, strategy=bind(setup.strategy, table, workers=threads,
+                                             progress=bars.counter("optimal strategy", FLOP_CLASSES)))
         run = simulate(setup, rounds, seed, threads=threads, progress=bars.counter("simulating", rounds))
         reference, exact_rtp, fold = None, None, None
         if not no_exact:
@@ -174,15 +181,18 @@ def simulate_command(rounds: int, seed: int, name: str, bettors: int, paytable_r
 
 def _exact_rtp(table: Paytable, setup: TableSetup, enumeration: Any) -> tuple[dict[str, Fraction], Fraction | None]:
     """The bets whose return is exactly known for this strategy: the Bonus always, the main game
-    when the strategy never bets after the flop."""
+    when the strategy never bets after the flop or the paytable's optimal pass (computed or
+    cached already: it is not started for a comparison) scores it."""
     try:
         combos = played_combos(setup.strategy)
         exact = {"bonus": bonus_figures(table, combos).rtp}
-        if not setup.strategy.postflop_bets:
-            main = main_exact(table, enumeration, setup.strategy)
+        main = exact_main(table, setup.strategy, compute=False) or (
+            None if setup.strategy.postflop_bets else main_exact(table, enumeration, setup.strategy))
+        if main is not None:
             exact["main"] = main.rtp  # type: ignore[assignment]
             for bet, (staked, returned) in main.by_bet.items():
-                exact[bet] = returned / staked  # type: ignore[operator]
+                if staked:
+                    exact[bet] = returned / staked  # type: ignore[operator]
         return exact, Fraction(int((~combos).sum()), len(combos))
     except NotSuitBlind:
         return {}, None
@@ -205,7 +215,40 @@ def rng_test_command(shuffles: int, alpha: float, as_json: bool) -> None:
     sys.exit(0 if report.passed else 1)
 
 
+@click.group("strategy")
+def strategy_group() -> None:
+    """Playing strategies of the main game (R2)."""
+
+
+@strategy_group.command("optimal")
+@click.argument("paytable")
+@click.option("--json", "as_json", is_flag=True, help="Print every figure as JSON (fractions and decimals).")
+@click.option("--chart", "chart_path", type=click.Path(dir_okay=False, writable=True),
+              help="Write the strategy chart (169 hands, rules, figures) as one HTML file.")
+@click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True)
+@click.option("--no-cache", is_flag=True, help="Recompute instead of reading the cache.")
+def optimal_command(paytable: str, as_json: bool, chart_path: str | None, workers: int, no_cache: bool) -> None:
+    """The exact optimal strategy of PAYTABLE by enumeration (a few minutes the first time, then
+    cached): every decision, the 169 starting hands, rules to follow and the exact figures."""
+    table = _paytable(paytable)
+    bars = _Bars()
+    try:
+        solution = load_solution(table, use_cache=not no_cache, workers=workers,
+                                 progress=bars.counter("optimal strategy", FLOP_CLASSES))
+    finally:
+        bars.close()
+    report = strategy_chart.build(table, solution)
+    if chart_path:
+        strategy_chart.write_chart(report, chart_path)
+    if as_json:
+        _print_json(strategy_chart.report_json(report))
+    else:
+        click.echo(strategy_chart.report_text(report))
+        if chart_path:
+            click.echo(f"chart written to {chart_path}")
+
+
 def register_compliance(main: click.Group) -> None:
-    """Add ``rtp``, ``simulate`` and ``rng-test`` to the ``casino-holdem`` command group."""
-    for command in (rtp_command, simulate_command, rng_test_command):
+    """Add ``rtp``, ``simulate``, ``rng-test`` and ``strategy`` to the ``casino-holdem`` command group."""
+    for command in (rtp_command, simulate_command, rng_test_command, strategy_group):
         main.add_command(command)

@@ -50,9 +50,12 @@ from ..core.evaluator import Category
 from ..core.paytable import Paytable
 from ..core.rules import BONUS_LABELS
 from .exact import BOARD_GROUPS, DEALER_HANDS, PAIRS, Enumeration, load_enumeration
+from .isomorphism import FLOP_CLASSES
+from .optimal_strategy import exact_main
+from .play_figures import PlayFigures, exact_json
 from .simulate import TableSetup, simulate
 from .stats import Estimate, mean_net, return_ratio
-from .strategies import Strategy, built_in
+from .strategies import Strategy, bind, built_in
 from .vector import (
     BONUS_CODES,
     HOLE_CLASSES,
@@ -265,6 +268,12 @@ class MainFigures:
     rounds: int = 0
     seed: int | None = None
     estimates: dict[str, Estimate] = field(default_factory=dict)
+    optimal_pass: PlayFigures | None = None     # figures from the optimal strategy's enumeration
+
+    @classmethod
+    def from_optimal_pass(cls, figures: PlayFigures) -> MainFigures:
+        return cls(figures.strategy, "exact", figures.fold_rate, figures.staked, figures.returned,
+                   dict(figures.by_bet), optimal_pass=figures)
 
     @property
     def rtp(self) -> Fraction | float:
@@ -386,10 +395,14 @@ def compute(paytable: Paytable, strategies: Iterable[Strategy] | None = None, *,
     p1, p2, p3 = p1_probabilities(), p2_probabilities(enumeration), p3_probabilities(enumeration)
     figures = []
     simulated = 0.0
+    solving = {"workers": threads, "use_cache": use_cache, "progress": stage_counter(progress, "optimal strategy", FLOP_CLASSES)}
     for strategy in (list(strategies) if strategies is not None else list(built_in())):
+        strategy = bind(strategy, paytable, **solving)
         combos, classes = played_combos(strategy), played_classes(strategy)
         mine_p1, mine_p2 = p1_probabilities(combos), p2_probabilities(enumeration, classes)
-        if strategy.postflop_bets:
+        if (exact := exact_main(paytable, strategy, **solving)) is not None:
+            main = MainFigures.from_optimal_pass(exact)
+        elif strategy.postflop_bets:
             simulation_started = time.perf_counter()
             main = main_simulated(paytable, strategy, rounds, seed, threads=threads,
                                   progress=stage_counter(progress, f"simulating {strategy.name}", rounds))
@@ -405,10 +418,6 @@ def compute(paytable: Paytable, strategies: Iterable[Strategy] | None = None, *,
 
 
 # --- output -----------------------------------------------------------------------------------
-
-def exact_json(value: Fraction) -> dict[str, Any]:
-    return {"fraction": f"{value.numerator}/{value.denominator}", "decimal": float(value)}
-
 
 def number_json(value: Fraction | float) -> Any:
     return exact_json(value) if isinstance(value, Fraction) else value
@@ -480,6 +489,8 @@ def _main_json(main: MainFigures) -> dict[str, Any]:
     if main.method != "exact":
         result.update(rounds=main.rounds, seed=main.seed,
                       estimates={key: value.as_dict() for key, value in main.estimates.items()})
+    if main.optimal_pass is not None:
+        result.update(source="optimal strategy enumeration", **main.optimal_pass.risk_json())
     return result
 
 
@@ -536,7 +547,9 @@ def report_text(report: RtpReport) -> str:
             out.append("    no steady state: the fixed prizes cost more than the contributions bring")
         out.append(f"    return at the seed pool {float(pool.value_at(pool.seed)):.6f}; seed top-ups per round "
                    f"{float(pool.top_up):.6f} ({'exact' if pool.top_up_exact else 'approximation'})")
-        if main.method == "exact":
+        if main.optimal_pass is not None:
+            out += main.optimal_pass.summary_lines(indent="  ")
+        elif main.method == "exact":
             out.append(f"  Main game [exact enumeration]: RTP {float(main.rtp):.6f} ({_frac(main.rtp)}), "
                        f"net per Ante {float(main.net_per_ante):+.6f}, {float(main.staked):.4f} Antes staked per round")
         else:
