@@ -162,13 +162,14 @@ class Solution:
     """The whole enumeration for one deck and paytable: per strategy a (169, len(TALLY)) tally
     by pre-flop class (weighted over every flop), and the optimal post-flop decisions of each
     canonical flop's holdings — ``turn_bits`` (flops, holdings) and ``river_bits`` (flops,
-    holdings, turn cards), the turn cards numbered among the cards left after the flop."""
+    holdings, turn cards) with the turn cards numbered among the cards left after the flop and
+    packed eight to a byte (``numpy.packbits``: 15 MB instead of 101 MB on the full deck)."""
 
     deck: Deck
     rules: MainRules
     tallies: dict[str, npt.NDArray[np.int64]]
     turn_bits: npt.NDArray[np.bool_]
-    river_bits: npt.NDArray[np.bool_]
+    river_bits: npt.NDArray[np.uint8]
     seconds: float
 
 
@@ -182,11 +183,11 @@ def _play_chunk(deck: Deck, rules: MainRules, strategies: Sequence[Strategy], in
             total = totals.setdefault(name, np.zeros((HOLE_CLASSES, len(TALLY)), np.int64))
             np.add.at(total, play.classes, rows * weights[index])
         turn_bits.append(play.turn_bet[OPTIMAL])
-        river_bits.append(play.river_bet[OPTIMAL])
+        river_bits.append(np.packbits(play.river_bet[OPTIMAL], axis=-1))
     return list(indices), totals, np.array(turn_bits), np.array(river_bits)
 
 
-_Chunk = tuple[list[int], dict[str, npt.NDArray[np.int64]], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]
+_Chunk = tuple[list[int], dict[str, npt.NDArray[np.int64]], npt.NDArray[np.bool_], npt.NDArray[np.uint8]]
 
 
 def solve(deck: Deck, rules: MainRules, strategies: Sequence[Strategy] = (), *, workers: int = 2,
@@ -200,7 +201,7 @@ def solve(deck: Deck, rules: MainRules, strategies: Sequence[Strategy] = (), *, 
     chunks = [range(start, min(start + _CHUNK, len(flops))) for start in range(0, len(flops), _CHUNK)]
     totals = {name: np.zeros((HOLE_CLASSES, len(TALLY)), np.int64) for name in (OPTIMAL, *(s.name for s in strategies))}
     turn_bits = np.zeros((len(flops), comb(n, 2)), bool)
-    river_bits = np.zeros((len(flops), comb(n, 2), n), bool)
+    river_bits = np.zeros((len(flops), comb(n, 2), (n + 7) // 8), np.uint8)
 
     def collect(result: _Chunk) -> None:
         indices, chunk_totals, chunk_turn, chunk_river = result

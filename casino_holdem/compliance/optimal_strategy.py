@@ -65,7 +65,7 @@ def _save(solution: Solution, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         temporary = path.with_suffix(f".{os.getpid()}.tmp.npz")
         np.savez_compressed(temporary, seconds=solution.seconds, turn_bits=np.packbits(solution.turn_bits, axis=-1),
-                            river_bits=np.packbits(solution.river_bits, axis=-1),
+                            river_bits=solution.river_bits,
                             **{f"tally:{name}": tally for name, tally in solution.tallies.items()})
         temporary.replace(path)
     except OSError:
@@ -79,7 +79,7 @@ def _load(path: Path, rules: MainRules) -> Solution | None:
         with np.load(path) as stored:
             tallies = {key.split(":", 1)[1]: stored[key] for key in stored.files if key.startswith("tally:")}
             turn = np.unpackbits(stored["turn_bits"], axis=-1, count=n * (n - 1) // 2).astype(bool)
-            river = np.unpackbits(stored["river_bits"], axis=-1, count=n).astype(bool)
+            river = stored["river_bits"]
             seconds = float(stored["seconds"])
     except (OSError, KeyError, ValueError):
         return None
@@ -161,7 +161,8 @@ class Optimal:
         board = np.asarray(board)
         index, permutation, holding, canonical = self._cells(hole, board[:, :3])
         turn = local_positions(permute_cards(board[:, 3:4], permutation), canonical, self._solution().deck)[:, 0]
-        return self._solution().river_bits[index, holding, turn]
+        packed = self._solution().river_bits[index, holding, turn >> 3]
+        return ((packed >> (7 - (turn & 7))) & 1).astype(bool)      # numpy.packbits: first bit highest
 
 
 def exact_main(paytable: Paytable, strategy: Strategy, *, compute: bool = True, **options: Any) -> PlayFigures | None:
