@@ -50,9 +50,9 @@ from ..core.evaluator import Category
 from ..core.paytable import Paytable
 from ..core.rules import BONUS_LABELS
 from .exact import BOARD_GROUPS, DEALER_HANDS, PAIRS, Enumeration, load_enumeration
-from .isomorphism import FLOP_CLASSES
+from .isomorphism import FLOP_CLASSES, Deck
 from .optimal_strategy import exact_main
-from .play_figures import PlayFigures, exact_json
+from .play_figures import NotSuitBlind, PlayFigures, exact_json, preflop_classes  # noqa: F401 (NotSuitBlind: callers catch rtp's)
 from .simulate import TableSetup, simulate
 from .stats import Estimate, mean_net, return_ratio
 from .strategies import Strategy, bind, built_in
@@ -61,9 +61,7 @@ from .vector import (
     HOLE_CLASSES,
     TEN,
     bonus_codes,
-    class_label,
     combinations,
-    hole_classes,
 )
 
 HOLES = combinations(52, 2).astype(np.int64)
@@ -74,10 +72,6 @@ P2_LINES = ((Category.STRAIGHT_FLUSH, "straight_flush"), (Category.FOUR_OF_A_KIN
 P3_LINES = ((Category.ROYAL_FLUSH, "royal_flush"), (Category.STRAIGHT_FLUSH, "straight_flush"),
             (Category.FOUR_OF_A_KIND, "four_of_a_kind"))
 DEFAULT_ROUNDS = 10_000_000
-
-
-class NotSuitBlind(ValueError):
-    """A strategy whose pre-flop decision differs between hands equal up to suit labels."""
 
 
 @dataclass(frozen=True)
@@ -110,14 +104,7 @@ def played_combos(strategy: Strategy) -> npt.NDArray[np.bool_]:
 
 def played_classes(strategy: Strategy) -> npt.NDArray[np.bool_]:
     """The pre-flop decision per class (169); refuses a strategy that is not suit-blind."""
-    played, classes = played_combos(strategy), hole_classes(HOLES)
-    result = np.zeros(HOLE_CLASSES, bool)
-    for index in range(HOLE_CLASSES):
-        decisions = np.unique(played[classes == index])
-        if len(decisions) != 1:
-            raise NotSuitBlind(f"strategy {strategy.name}: pre-flop decision differs within {class_label(index)}")
-        result[index] = decisions[0]
-    return result
+    return preflop_classes(strategy, Deck.full())
 
 
 # --- R4: the Bonus ----------------------------------------------------------------------------

@@ -40,12 +40,14 @@ PUBLISHED_EV = {
 }
 
 
-@pytest.fixture(scope="module")
+# function-scoped, so that the private cache directory is set first: the solution itself is
+# computed once and then kept in the process's memory
+@pytest.fixture
 def straight(standard: Paytable) -> PlayFigures:
     return figures(load_solution(standard))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def flush(house_flush: Paytable) -> PlayFigures:
     return figures(load_solution(house_flush))
 
