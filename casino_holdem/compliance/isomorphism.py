@@ -77,26 +77,31 @@ class Deck:
 
 def suit_masks(cards: IntArray) -> npt.NDArray[np.uint16]:
     """(N, 4): bit r of column s set when a card of rank r and suit s is in the row."""
+    cards = np.asarray(cards)
     masks = np.zeros((len(cards), SUITS), np.uint16)
     rows = np.arange(len(cards))
-    for column in np.asarray(cards).T:
-        np.bitwise_or.at(masks, (rows, column & 3), np.left_shift(np.uint16(1), (column >> 2).astype(np.uint16)))
+    for column in cards.T:
+        # one card per row in a column, so no (row, suit) cell is added to twice in one step; and
+        # distinct cards of one suit have distinct ranks, so adding their bits is or-ing them
+        masks[rows, column & 3] += np.left_shift(np.uint16(1), (column >> 2).astype(np.uint16))
     return masks
 
 
-def _mask_key(sorted_masks: npt.NDArray[np.uint16]) -> npt.NDArray[np.uint64]:
-    weights = np.array([1 << (_MASK_BITS * (SUITS - 1 - s)) for s in range(SUITS)], np.uint64)
-    return sorted_masks.astype(np.uint64) @ weights
-
-
-def _sorting_permutation(cards: IntArray) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.int64]]:
-    """The masks sorted descending and, per row, the suit each old suit becomes (ties keep the
-    old order, so a deck's absent suits stay behind its present ones)."""
-    masks = suit_masks(cards)
-    order = np.argsort(-masks.astype(np.int32), axis=1, kind="stable")    # new suit k ← old suit order[k]
-    permutation = np.empty_like(order)
-    np.put_along_axis(permutation, order, np.arange(SUITS)[None, :], axis=1)
-    return np.take_along_axis(masks, order, axis=1), permutation
+def _sorting_permutation(cards: IntArray) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]]:
+    """Per row, the class key (the suit masks sorted descending, packed) and the suit each old
+    suit becomes: its place in that order, ties kept in the old order, so a deck's absent suits
+    (empty masks, the highest suits) stay behind its present ones."""
+    masks = suit_masks(cards).astype(np.int64)
+    permutation = np.zeros(masks.shape, np.int64)
+    for suit in range(SUITS):
+        for other in range(SUITS):
+            if other != suit:
+                ahead = masks[:, other] > masks[:, suit]
+                permutation[:, suit] += ahead | ((masks[:, other] == masks[:, suit]) & (other < suit))
+    key = np.zeros(len(masks), np.int64)
+    for suit in range(SUITS):
+        key |= masks[:, suit] << (_MASK_BITS * (SUITS - 1 - permutation[:, suit]))
+    return key.astype(np.uint64), permutation
 
 
 @lru_cache(maxsize=8)
@@ -105,8 +110,7 @@ def canonical_flops(deck: Deck) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.i
     each stands for (the weights sum to C(deck size, 3))."""
     cards = deck.cards
     flops = cards[combinations(deck.size, 3)]
-    sorted_masks, _ = _sorting_permutation(flops)
-    keys, first, weights = np.unique(_mask_key(sorted_masks), return_index=True, return_counts=True)
+    keys, first, weights = np.unique(_sorting_permutation(flops)[0], return_index=True, return_counts=True)
     representatives = np.sort(permute_cards(flops[first], _sorting_permutation(flops[first])[1]), axis=1)
     representatives.setflags(write=False)
     return representatives.astype(np.uint8), weights.astype(np.int64)
@@ -115,7 +119,7 @@ def canonical_flops(deck: Deck) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.i
 @lru_cache(maxsize=8)
 def _class_keys(deck: Deck) -> npt.NDArray[np.uint64]:
     flops, _ = canonical_flops(deck)
-    return _mask_key(suit_masks(flops))
+    return _sorting_permutation(flops)[0]
 
 
 def permute_cards(cards: IntArray, permutation: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8]:
@@ -128,10 +132,10 @@ def permute_cards(cards: IntArray, permutation: npt.NDArray[np.int64]) -> npt.ND
 def canonicalize(flops: IntArray, deck: Deck) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.int64]]:
     """For (N, 3) flops: the index of each flop's class in :func:`canonical_flops` and the suit
     permutation (N, 4) that maps the flop onto its canonical member."""
-    sorted_masks, permutation = _sorting_permutation(flops)
+    key, permutation = _sorting_permutation(flops)
     keys = _class_keys(deck)
-    index = np.searchsorted(keys, _mask_key(sorted_masks))
-    if np.any(index >= len(keys)) or np.any(keys[np.minimum(index, len(keys) - 1)] != _mask_key(sorted_masks)):
+    index = np.searchsorted(keys, key)
+    if np.any(index >= len(keys)) or np.any(keys[np.minimum(index, len(keys) - 1)] != key):
         raise ValueError("canonicalize: a flop with cards off the deck")
     return index, permutation
 

@@ -19,7 +19,7 @@ import hashlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -48,8 +48,10 @@ class UnboundStrategy(ValueError):
     """``optimal`` was asked for a decision before it was bound to a paytable."""
 
 
+@cache
 def _engine_key() -> str:
-    """Changes whenever code the cached figures depend on changes."""
+    """Changes whenever code the cached figures depend on changes (read once: the code a process
+    runs is the code it imported)."""
     digest = hashlib.sha256(ENGINE_VERSION.encode())
     for module in (evaluator, completions, isomorphism, optimal, simple, strategies):
         digest.update(Path(module.__file__ or "").read_bytes())
