@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from casino_holdem.cli import main
 from casino_holdem.compliance.isomorphism import Deck
 from casino_holdem.compliance.optimal import MainRules, play_flop, solve
 from casino_holdem.compliance.play_figures import figures
@@ -155,3 +157,8 @@ def test_property_no_strategy_beats_optimal(played: list[bool], flop_from: int, 
 def test_r3_the_flush_qualifier_returns_less_than_the_straight_one() -> None:
     straight, flush = figures(solve(SMALL, STRAIGHT, workers=1)), figures(solve(SMALL, FLUSH, workers=1))
     assert flush.rtp < straight.rtp and flush.house_edge > straight.house_edge
+
+
+def test_strategy_optimal_refuses_an_unknown_paytable() -> None:
+    result = CliRunner().invoke(main, ["strategy", "optimal", "nope"])
+    assert result.exit_code == 2 and result.stderr.startswith("paytable:") and result.stderr.count("\n") == 1
