@@ -70,10 +70,6 @@ class Deck:
     def size(self) -> int:
         return len(self.ranks) * self.suits
 
-    @property
-    def is_full(self) -> bool:
-        return self.size == 52
-
 
 def suit_masks(cards: IntArray) -> npt.NDArray[np.uint16]:
     """(N, 4): bit r of column s set when a card of rank r and suit s is in the row."""
