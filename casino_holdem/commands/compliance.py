@@ -1,4 +1,4 @@
-"""The compliance tester's commands: ``rtp``, ``simulate`` and ``rng-test``.
+"""The compliance tester's commands: ``rtp``, ``simulate``, ``rng-test`` and ``strategy optimal``.
 
 Progress bars go to standard error so standard output stays clean for ``--json``.
 """
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any
@@ -15,7 +16,10 @@ import click
 
 from .. import paytable_files
 from ..compliance import rng_test as rng_checks
+from ..compliance import strategy_chart
 from ..compliance.exact import load_enumeration
+from ..compliance.isomorphism import FLOP_CLASSES
+from ..compliance.optimal_strategy import exact_main, load_solution
 from ..compliance.report import summarize, summary_text, write_html
 from ..compliance.rtp import (
     DEFAULT_ROUNDS,
@@ -29,7 +33,7 @@ from ..compliance.rtp import (
 )
 from ..compliance.rtp_output import report_json, report_text
 from ..compliance.simulate import TableSetup, simulate
-from ..compliance.strategies import UnknownStrategy, get_strategy, strategy_names
+from ..compliance.strategies import UnknownStrategy, bind, get_strategy, strategy_names
 from ..core.paytable import InvalidPaytable, Paytable
 from .terminal import fail, refused, write_json
 
@@ -138,6 +142,8 @@ def simulate_command(rounds: int, seed: int, name: str, bettors: int, paytable_r
         fail(str(error).strip('"'))
     bars = _Bars()
     try:
+        setup = replace(setup, strategy=bind(setup.strategy, table, workers=threads,
+                                             progress=bars.counter("optimal strategy", FLOP_CLASSES)))
         run = simulate(setup, rounds, seed, threads=threads, progress=bars.counter("simulating", rounds))
         reference, exact_rtp, fold = None, None, None
         if not no_exact:
@@ -159,15 +165,18 @@ def simulate_command(rounds: int, seed: int, name: str, bettors: int, paytable_r
 
 def _exact_rtp(table: Paytable, setup: TableSetup, enumeration: Any) -> tuple[dict[str, Fraction], Fraction | None]:
     """The bets whose return is exactly known for this strategy: the Bonus always, the main game
-    when the strategy never bets after the flop."""
+    when the strategy never bets after the flop or the paytable's optimal pass (computed or
+    cached already: it is not started for a comparison) scores it."""
     try:
         combos = played_combos(setup.strategy)
         exact = {"bonus": bonus_figures(table, combos).rtp}
-        if not setup.strategy.postflop_bets:
-            main = main_exact(table, enumeration, setup.strategy)
-            exact["main"] = Fraction(main.rtp)  # enumerated: a Fraction already
+        main = exact_main(table, setup.strategy, compute=False) or (
+            None if setup.strategy.postflop_bets else main_exact(table, enumeration, setup.strategy))
+        if main is not None:
+            exact["main"] = main.rtp  # type: ignore[assignment]
             for bet, (staked, returned) in main.by_bet.items():
-                exact[bet] = Fraction(returned) / Fraction(staked)
+                if staked:
+                    exact[bet] = returned / staked  # type: ignore[operator]
         return exact, Fraction(int((~combos).sum()), len(combos))
     except NotSuitBlind:
         return {}, None
@@ -190,4 +199,37 @@ def rng_test_command(shuffles: int, alpha: float, as_json: bool) -> None:
     sys.exit(0 if report.passed else 1)
 
 
-COMMANDS = (rtp_command, simulate_command, rng_test_command)
+@click.group("strategy")
+def strategy_group() -> None:
+    """Playing strategies of the main game (R2)."""
+
+
+@strategy_group.command("optimal")
+@click.argument("paytable")
+@click.option("--json", "as_json", is_flag=True, help="Print every figure as JSON (fractions and decimals).")
+@click.option("--chart", "chart_path", type=click.Path(dir_okay=False, writable=True),
+              help="Write the strategy chart (169 hands, rules, figures) as one HTML file.")
+@click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True)
+@click.option("--no-cache", is_flag=True, help="Recompute instead of reading the cache.")
+def optimal_command(paytable: str, as_json: bool, chart_path: str | None, workers: int, no_cache: bool) -> None:
+    """The exact optimal strategy of PAYTABLE by enumeration (a few minutes the first time, then
+    cached): every decision, the 169 starting hands, rules to follow and the exact figures."""
+    table = _paytable(paytable)
+    bars = _Bars()
+    try:
+        solution = load_solution(table, use_cache=not no_cache, workers=workers,
+                                 progress=bars.counter("optimal strategy", FLOP_CLASSES))
+    finally:
+        bars.close()
+    report = strategy_chart.build(table, solution)
+    if chart_path:
+        strategy_chart.write_chart(report, chart_path)
+    if as_json:
+        write_json(strategy_chart.report_json(report))
+    else:
+        click.echo(strategy_chart.report_text(report))
+        if chart_path:
+            click.echo(f"chart written to {chart_path}")
+
+
+COMMANDS = (rtp_command, simulate_command, rng_test_command, strategy_group)

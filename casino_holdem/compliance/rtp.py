@@ -51,10 +51,13 @@ from ..core.paytable import P2_HANDS, P3_HANDS, Paytable
 from ..core.rules import BONUS_LABELS, MAIN_BETS, STREETS
 from .batch_rules import BONUS_CODES, STREET_CODES, bonus_codes
 from .exact import BOARD_GROUPS, DEALER_HANDS, PAIRS, Enumeration, load_enumeration
+from .isomorphism import FLOP_CLASSES, Deck
+from .optimal_strategy import exact_main
+from .play_figures import NotSuitBlind, PlayFigures, exact_json, preflop_classes  # noqa: F401 (NotSuitBlind: callers catch rtp's)
 from .simulate import TableSetup, simulate
 from .stats import Estimate, mean_net, return_ratio
-from .strategies import Strategy, built_in
-from .vector import HOLE_CLASSES, class_label, combinations, hole_classes
+from .strategies import Strategy, bind, built_in
+from .vector import HOLE_CLASSES, combinations
 
 HOLES = combinations(52, 2).astype(np.int64)
 HOLE_COMBOS = len(HOLES)
@@ -63,10 +66,6 @@ DEALER_AFTER_HOLE = comb(50, 2)
 P2_LINES = tuple((hand, hand.slug) for hand in P2_HANDS)
 P3_LINES = tuple((hand, hand.slug) for hand in P3_HANDS)
 DEFAULT_ROUNDS = 10_000_000
-
-
-class NotSuitBlind(ValueError):
-    """A strategy whose pre-flop decision differs between hands equal up to suit labels."""
 
 
 @dataclass(frozen=True)
@@ -99,14 +98,7 @@ def played_combos(strategy: Strategy) -> npt.NDArray[np.bool_]:
 
 def played_classes(strategy: Strategy) -> npt.NDArray[np.bool_]:
     """The pre-flop decision per class (169); refuses a strategy that is not suit-blind."""
-    played, classes = played_combos(strategy), hole_classes(HOLES)
-    result = np.zeros(HOLE_CLASSES, bool)
-    for index in range(HOLE_CLASSES):
-        decisions = np.unique(played[classes == index])
-        if len(decisions) != 1:
-            raise NotSuitBlind(f"strategy {strategy.name}: pre-flop decision differs within {class_label(index)}")
-        result[index] = decisions[0]
-    return result
+    return preflop_classes(strategy, Deck.full())
 
 
 # --- R4: the Bonus ----------------------------------------------------------------------------
@@ -257,6 +249,12 @@ class MainFigures:
     rounds: int = 0
     seed: int | None = None
     estimates: dict[str, Estimate] = field(default_factory=dict)
+    optimal_pass: PlayFigures | None = None     # figures from the optimal strategy's enumeration
+
+    @classmethod
+    def from_optimal_pass(cls, figures: PlayFigures) -> MainFigures:
+        return cls(figures.strategy, "exact", figures.fold_rate, figures.staked, figures.returned,
+                   dict(figures.by_bet), optimal_pass=figures)
 
     @property
     def rtp(self) -> Fraction | float:
@@ -378,10 +376,15 @@ def compute(paytable: Paytable, strategies: Iterable[Strategy] | None = None, *,
     p1, p2, p3 = p1_probabilities(), p2_probabilities(enumeration), p3_probabilities(enumeration)
     figures = []
     simulated = 0.0
+    solving = {"workers": threads, "use_cache": use_cache,
+               "progress": stage_counter(progress, "optimal strategy", FLOP_CLASSES)}
     for strategy in (list(strategies) if strategies is not None else list(built_in())):
+        strategy = bind(strategy, paytable, **solving)
         combos, classes = played_combos(strategy), played_classes(strategy)
         mine_p1, mine_p2 = p1_probabilities(combos), p2_probabilities(enumeration, classes)
-        if strategy.postflop_bets:
+        if (exact := exact_main(paytable, strategy, **solving)) is not None:
+            main = MainFigures.from_optimal_pass(exact)
+        elif strategy.postflop_bets:
             simulation_started = time.perf_counter()
             main = main_simulated(paytable, strategy, rounds, seed, threads=threads,
                                   progress=stage_counter(progress, f"simulating {strategy.name}", rounds))

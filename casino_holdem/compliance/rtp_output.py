@@ -7,11 +7,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+from .play_figures import exact_json
 from .rtp import Line, MainFigures, RtpReport
-
-
-def exact_json(value: Fraction) -> dict[str, Any]:
-    return {"fraction": f"{value.numerator}/{value.denominator}", "decimal": float(value)}
 
 
 def number_json(value: Fraction | float) -> Any:
@@ -84,6 +81,8 @@ def _main_json(main: MainFigures) -> dict[str, Any]:
     if main.method != "exact":
         result.update(rounds=main.rounds, seed=main.seed,
                       estimates={key: value.as_dict() for key, value in main.estimates.items()})
+    if main.optimal_pass is not None:
+        result.update(source="optimal strategy enumeration", **main.optimal_pass.risk_json())
     return result
 
 
@@ -140,7 +139,9 @@ def report_text(report: RtpReport) -> str:
             out.append("    no steady state: the fixed prizes cost more than the contributions bring")
         out.append(f"    return at the seed pool {float(pool.value_at(pool.seed)):.6f}; seed top-ups per round "
                    f"{float(pool.top_up):.6f} ({'exact' if pool.top_up_exact else 'approximation'})")
-        if main.method == "exact":
+        if main.optimal_pass is not None:
+            out += main.optimal_pass.summary_lines(indent="  ")
+        elif main.method == "exact":
             out.append(f"  Main game [exact enumeration]: RTP {float(main.rtp):.6f} ({_frac(main.rtp)}), "
                        f"net per Ante {float(main.net_per_ante):+.6f}, {float(main.staked):.4f} Antes staked per round")
         else:

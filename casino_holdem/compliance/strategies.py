@@ -15,9 +15,10 @@ figures (:mod:`.rtp`) a strategy must be *suit-blind* (the same decision for han
 only by suit labels); a strategy with ``postflop_bets = False`` never bets after the flop, so its
 main-game return is enumerated exactly; otherwise it is simulated.
 
-Plug-in point: :func:`register` adds a strategy under its ``name`` (an ``optimal`` strategy is
-expected later); installed packages can also declare an entry point in the group
-``casino_holdem.strategies`` whose object is a strategy instance (or a class taking no argument).
+Plug-in point: :func:`register` adds a strategy under its ``name``; installed packages can also
+declare an entry point in the group ``casino_holdem.strategies`` whose object is a strategy
+instance (or a class taking no argument). A strategy whose decisions depend on the paytable
+(``optimal``) has a ``bind(paytable)`` method; :func:`bind` gives the strategy to play with.
 """
 
 from __future__ import annotations
@@ -25,10 +26,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from .simple import Simple
 from .vector import (
     BoolArray,
     IntArray,
@@ -161,25 +163,45 @@ def _load_entry_points() -> None:
         register(loaded() if isinstance(loaded, type) else loaded, replace=True)
 
 
+def _optimal() -> Strategy:
+    """The package's ``optimal``, imported on first use: its module builds on this registry. A
+    strategy registered under the same name takes its place."""
+    from .optimal_strategy import Optimal
+
+    return Optimal()
+
+
 def get_strategy(name: str) -> Strategy:
     """The registered strategy called ``name``."""
     _load_entry_points()
-    try:
+    if name in _registry:
         return _registry[name]
-    except KeyError:
-        raise UnknownStrategy(f"unknown strategy {name!r} (known: {', '.join(strategy_names())})") from None
+    if name == OPTIMAL:
+        return _optimal()
+    raise UnknownStrategy(f"unknown strategy {name!r} (known: {', '.join(strategy_names())})")
 
 
 def strategy_names() -> tuple[str, ...]:
     _load_entry_points()
-    return tuple(_registry)
+    return (*_registry, *(() if OPTIMAL in _registry else (OPTIMAL,)))
+
+
+def bind(strategy: Strategy, paytable: Any, **options: Any) -> Strategy:
+    """The strategy to play on ``paytable``: bound to it when its decisions depend on it
+    (``optimal``; ``options`` such as ``progress`` go to its ``bind``), else itself."""
+    binder = getattr(strategy, "bind", None)
+    return binder(paytable, **options) if binder is not None else strategy
 
 
 def built_in() -> Iterator[Strategy]:
     """The strategies this package ships, in the order reports list them."""
-    yield from (get_strategy(name) for name in BUILT_IN)
+    yield from (get_strategy(name) for name in SHIPPED)
 
 
 BUILT_IN = ("always-play", "basic")
+OPTIMAL = "optimal"
+#: every strategy this package ships; ``simple`` and ``optimal`` come from the exact enumeration
+SHIPPED = (*BUILT_IN, "simple", OPTIMAL)
 register(AlwaysPlay())
 register(Basic())
+register(Simple())
