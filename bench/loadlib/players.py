@@ -133,14 +133,15 @@ class Player:
         try:
             sent.status, receipt = await self.account.call(
                 "POST", f"/api/rounds/{current['round_id']}/decisions", "POST /api/rounds/{id}/decisions",
-                {"action": action, "request_id": uuid.uuid4().hex}, until=deadline)
+                {"action": action, "street": sent.street, "request_id": uuid.uuid4().hex},
+                until=deadline)
         except ApiError:
             return
         if sent.status == 201:
             self.rec.count("decision")
             if receipt.get("street") != sent.street:  # a late request applied to the next street
                 self.rec.errors[f"decision sent for the {sent.street} recorded on the {receipt.get('street')} "
-                                "(the request names no street)"] += 1
+                                "(R8: a named street must never be moved)"] += 1
 
     def drained(self) -> bool:
         """No decision pending and no round of ours still in play (as the stream last showed)."""

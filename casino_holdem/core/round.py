@@ -261,10 +261,15 @@ class Round(LiveDealing):
             return refused("R8", WINDOW_CLOSED)
         return None
 
-    def verify_decision(self, bettor_id: str, action: Action, *, now: dt.datetime) -> None:
+    def verify_decision(self, bettor_id: str, action: Action, *, now: dt.datetime, street: str | None = None) -> None:
         """Raise the :class:`~.errors.RuleViolation` that says why this bettor cannot take
         ``action`` at ``now``: no bets, no decision due, folded (R2.3), already decided, an
-        action the street does not allow (R2.3-R2.5), or the decision window closed (R8)."""
+        action the street does not allow (R2.3-R2.5), the decision window closed (R8), or — when
+        the bettor names the ``street`` they decide on — a decision meant for a street whose window
+        has closed, which must never land on the next one (R8)."""
+        if street is not None and street != self.rules.street:
+            raise RuleViolation("R8", f"the decision for the {street} came after its window closed; the house "
+                                f"decided it (now deciding: {self.rules.street or 'nothing'})", field="street")
         refusal = self._refusal(bettor_id, action, now)
         if refusal is not None:
             raise refusal
@@ -278,11 +283,12 @@ class Round(LiveDealing):
         return tuple(a for a in self.rules.allowed if self._refusal(bettor_id, a, now) is None)
 
     def act(self, bettor_id: str, action: Action, *, now: dt.datetime,
-            automatic: AutoReason | None = None) -> Decision:
+            automatic: AutoReason | None = None, street: str | None = None) -> Decision:
         """Record one bettor's decision for the current street (once). A bettor's own decision is
-        verified at ``now``; an ``automatic`` one (R8) is the house's, taken when the window closes."""
+        verified at ``now`` (and against the ``street`` it names); an ``automatic`` one (R8) is the
+        house's, taken when the window closes."""
         if automatic is None:
-            self.verify_decision(bettor_id, action, now=now)
+            self.verify_decision(bettor_id, action, now=now, street=street)
         elif (refusal := self._refusal(bettor_id, action, None)) is not None:
             raise refusal
         assert self.rules.street is not None  # a street is due, or _refusal would have said so

@@ -175,7 +175,7 @@ def _decision_receipt(bet: Bet, row: DecisionRecord) -> DecisionReceipt:
 
 
 @transactional
-def decide(player_id: int, round_id: int, action: str, *, request_id: str,
+def decide(player_id: int, round_id: int, action: str, *, request_id: str, street: str | None = None,
            now: dt.datetime | None = None) -> DecisionReceipt:
     """One decision on the current street, only as R2 allows it now and only once: ``fold`` or
     ``flop`` (2 × Ante) before the flop, ``bet`` (1 × Ante) or ``check`` on the flop and turn.
@@ -194,7 +194,7 @@ def decide(player_id: int, round_id: int, action: str, *, request_id: str,
         return _decision_receipt(bet, first)
     core = load_round(round_row)
     with core_refusals("action"):  # R2.3-R2.5: allowed now; R8: inside the decision window
-        core.act(str(player_id), wanted, now=moment)
+        core.act(str(player_id), wanted, now=moment, street=street)
     (row,) = save_play(round_row, core, moment, actor=audit.player_actor(player_id),
                        request_ids={player_id: request_id})
     return _decision_receipt(bet, row)

@@ -436,7 +436,9 @@
   function decide(action) {
     const round = currentRound();
     if (!round || busy) return;
-    send(`/api/rounds/${round.round_id}/decisions`, { action, request_id: requestId() });
+    // R8: name the street, so a decision sent as its window closes is refused, never applied to the next street
+    const street = { pre_flop: "preflop", flop: "flop", turn: "turn" }[round.phase];
+    send(`/api/rounds/${round.round_id}/decisions`, { action, street, request_id: requestId() });
   }
 
   $("decisions").addEventListener("click", (event) => {

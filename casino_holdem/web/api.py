@@ -153,8 +153,11 @@ def round_(round_id: int) -> Response:
 def decide(round_id: int) -> tuple[Response, int]:
     """R2.3-R2.5: fold or flop, then bet or check; once per street; idempotent by ``request_id``."""
     data = _body()
+    street = data.get("street")
+    if street is not None and street not in openapi.STREETS:
+        raise BadRequest(f"street: one of {', '.join(openapi.STREETS)}", "street")
     receipt = rounds.decide(player_id(), round_id, _text(data, "action", limit=openapi.MAX_ACTION),
-                            request_id=_text(data, "request_id", limit=rounds.MAX_REQUEST_ID))
+                            request_id=_text(data, "request_id", limit=rounds.MAX_REQUEST_ID), street=street)
     return jsonify(jsonable(receipt)), 201
 
 

@@ -22,6 +22,8 @@ MAX_PAGE = 999_999
 AMOUNT_PATTERN = r"^[0-9]{1,13}(\.[0-9]{1,8})?$"
 CURRENCY_PATTERN = "^[A-Z]{3}$"
 ACTIONS = ["fold", "flop", "bet", "check"]
+#: R2.3-R2.5: the streets a decision is made on (a client names one so a late decision never lands on the next)
+STREETS = ["preflop", "flop", "turn"]
 MONEY = {"type": "string", "pattern": r"^-?[0-9]+(\.[0-9]+)?$", "description": "an exact decimal amount",
          "example": "10.50"}
 NULLABLE_MONEY = {**MONEY, "nullable": True}
@@ -174,7 +176,12 @@ SCHEMAS: dict[str, Any] = {
                         "balance": _obj({"player_id": {"type": "integer"}, "currency": {"type": "string"},
                                          "balance": MONEY, "reserved": MONEY, "available": MONEY})}),
     "DecisionRequest": _obj({"action": {"type": "string", "enum": ACTIONS},
-                             "request_id": REQUEST_ID}, ("action", "request_id")),
+                             "request_id": REQUEST_ID,
+                             "street": {"type": "string", "enum": STREETS,
+                                        "description": "R8: the street this decision is for; a decision for a "
+                                                       "street whose window has closed is refused (409), never "
+                                                       "applied to the next street"}},
+                            ("action", "request_id")),
     "Decision": _obj({"round_id": {"type": "integer"}, "player_id": {"type": "integer"},
                       "street": {"type": "string", "enum": ["preflop", "flop", "turn"]}, "action": {"type": "string"},
                       "automatic": {"type": "string", "nullable": True, "enum": ["timeout", "disconnect", None]},

@@ -54,6 +54,24 @@ def test_r8_no_decision_after_the_flop_is_an_automatic_check(dealt) -> None:
     assert _decisions(round_id)[bob]["flop"] == {"action": "check", "automatic": "timeout"}
 
 
+def test_r8_a_late_decision_naming_its_street_never_lands_on_the_next_street(dealt) -> None:
+    """A flop decision sent as the flop's window closed arrives while the turn is being decided:
+    it is refused (409, field street), and the turn's decision stays the player's to make."""
+    casino, frozen, table, round_id, alice, bob = dealt
+    rounds.decide(alice, round_id, "flop", request_id="a1", street="preflop")
+    rounds.decide(bob, round_id, "flop", request_id="b1", street="preflop")
+    assert dealer_steps.advance(table).event == "flop"
+    frozen.tick(dt.timedelta(seconds=DECISION))
+    assert dealer_steps.advance(table).event == "turn"  # the house checked the flop for both (R8)
+    with pytest.raises(Conflict, match="R8: the decision for the flop came after its window closed") as refused:
+        rounds.decide(alice, round_id, "bet", request_id="a2", street="flop")
+    assert refused.value.field == "street"
+    assert "turn" not in _decisions(round_id)[alice]
+    rounds.decide(alice, round_id, "bet", request_id="a3", street="turn")
+    assert _decisions(round_id)[alice]["turn"] == {"action": "bet", "automatic": None}
+    casino.assert_sound()
+
+
 def test_r2_the_street_closes_early_when_everyone_has_decided(dealt) -> None:
     casino, _frozen, table, round_id, alice, bob = dealt
     for street, action in (("flop", "flop"), ("turn", "bet"), ("river", "check")):
