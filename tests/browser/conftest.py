@@ -69,7 +69,11 @@ def open_page(chromium: Any, server: str) -> Iterator[Callable[..., Any]]:
     contexts, errors = [], []
 
     def make(width: int = 1280, height: int = 900, **options: Any) -> Any:
-        context = chromium.new_context(viewport={"width": width, "height": height}, base_url=server, **options)
+        # The pages' CSP forbids eval; Playwright's wait_for_function evaluates its predicate as a
+        # string inside the page, so the tests' own helper scripts bypass the policy (the pages
+        # themselves are served and run under it: test_headers checks the policy on every page).
+        context = chromium.new_context(viewport={"width": width, "height": height}, base_url=server,
+                                       bypass_csp=True, **options)
         context.set_default_timeout(20_000)
         contexts.append(context)
         page = context.new_page()
