@@ -3,28 +3,18 @@ report CSV; refusals are one line naming the field and exit 2."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from casino_holdem.cli import main
+from support.cli import command_runner
 
 
 @pytest.fixture
 def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setenv("CASINO_DATABASE_URL", f"sqlite:///{tmp_path / 'office.sqlite3'}")
-    monkeypatch.setenv("CASINO_SECRET_KEY", "test")
-    runner = CliRunner()
-    assert runner.invoke(main, ["init-db"]).exit_code == 0
-
-    def invoke(*args: str, code: int = 0):
-        result = runner.invoke(main, list(args))
-        assert result.exit_code == code, result.output
-        return result if code or args[0] == "report" and "--csv" in args else json.loads(result.output)
-
-    return invoke
+    return command_runner(tmp_path, monkeypatch, "office.sqlite3")
 
 
 def test_import_approve_and_assign_a_version(run, tmp_path, variant) -> None:
@@ -65,6 +55,6 @@ def test_a_pool_correction_waits_for_a_second_manager(run) -> None:
 
 def test_the_report_as_json_and_csv(run) -> None:
     assert run("report", "--from", "2026-12-01", "--to", "2026-12-02")["ledger_agrees"] is True
-    text = run("report", "--from", "2026-12-01", "--to", "2026-12-02", "--csv").output
+    text = run("report", "--from", "2026-12-01", "--to", "2026-12-02", "--csv", raw=True).output
     assert text.splitlines()[0].startswith("start,end,table_id")
     assert "--to" in run("report", "--from", "2026-12-01", code=2).output

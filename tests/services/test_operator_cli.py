@@ -3,28 +3,18 @@ a refused request is one line on stderr and exit 2 (ARCHITECTURE.md)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from casino_holdem.cli import main
+from support.cli import command_runner
 
 
 @pytest.fixture
 def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setenv("CASINO_DATABASE_URL", f"sqlite:///{tmp_path / 'operator.sqlite3'}")
-    monkeypatch.setenv("CASINO_SECRET_KEY", "test")
-    runner = CliRunner()
-    assert runner.invoke(main, ["init-db"]).exit_code == 0
-
-    def invoke(*args: str, code: int = 0):
-        result = runner.invoke(main, list(args))
-        assert result.exit_code == code, result.output
-        return json.loads(result.output) if code == 0 else result
-
-    return invoke
+    return command_runner(tmp_path, monkeypatch, "operator.sqlite3")
 
 
 def test_operator_sets_up_a_table_and_runs_its_pool(run) -> None:

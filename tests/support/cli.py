@@ -1,0 +1,30 @@
+"""The ``casino-holdem`` command run in-process against a fresh SQLite database, as the operator
+command tests drive it: JSON output parsed, a refusal's exit code checked."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from casino_holdem.cli import main
+
+
+def command_runner(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, database: str) -> Callable[..., Any]:
+    """``run(*args, code=0, raw=False)``: the command's JSON, or its click result when it is
+    expected to fail (``code``) or prints no JSON (``raw``)."""
+    monkeypatch.setenv("CASINO_DATABASE_URL", f"sqlite:///{tmp_path / database}")
+    monkeypatch.setenv("CASINO_SECRET_KEY", "test")
+    runner = CliRunner()
+    assert runner.invoke(main, ["init-db"]).exit_code == 0
+
+    def invoke(*args: str, code: int = 0, raw: bool = False) -> Any:
+        result = runner.invoke(main, list(args))
+        assert result.exit_code == code, result.output
+        return result if code or raw else json.loads(result.output)
+
+    return invoke
