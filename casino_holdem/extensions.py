@@ -1,8 +1,12 @@
 """The Flask extensions and the database engine setup every process shares.
 
-SQLite gets foreign keys and ``BEGIN IMMEDIATE`` transactions: the write lock is taken when a
-service transaction starts, not at its first write, so two writers never both read a balance and
-then both try to spend it (on SQLite the whole database is the lock). PostgreSQL keeps READ
+SQLite gets foreign keys and ``BEGIN IMMEDIATE`` for the transactions that write: the write lock
+is taken when a writing service transaction starts, not at its first write, so two writers never
+both read a balance and then both try to spend it (on SQLite the whole database is the lock).
+Every other transaction (a page, a live-update stream, the dealer looking for due tables) is a
+plain deferred ``BEGIN``: in WAL mode it reads a snapshot and never waits for, nor holds up, a
+writer — a stream rebuilding a table's state must not queue behind the dealer, or a player's
+page would show a street seconds late. PostgreSQL keeps READ
 COMMITTED and the services lock rows explicitly (``SELECT … FOR UPDATE``) in one fixed order.
 """
 
@@ -27,6 +31,8 @@ migrate = Migrate()
 
 #: seconds a SQLite writer waits for the write lock before giving up
 SQLITE_BUSY_SECONDS = 30
+#: the execution option a writing service transaction sets on its connection (module docstring)
+WRITES = "casino_writes"
 
 
 def configure_engine(engine: Engine) -> None:
@@ -48,4 +54,4 @@ def configure_engine(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def _sqlite_begin(connection: Connection) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if connection.get_execution_options().get(WRITES) else "BEGIN")

@@ -37,7 +37,7 @@ from .errors import ServiceError
 from .queries import latest_round
 from .rounds import decide, place_bets
 from .tables import list_tables
-from .transaction import clock, transactional
+from .transaction import clock, reading
 
 log = logging.getLogger(__name__)
 #: at most this many steps per table per tick (open, deal, …, settle is at most six)
@@ -58,7 +58,7 @@ class Due:
     deadlines: dict[int, dt.datetime] = field(default_factory=dict)
 
 
-@transactional
+@reading
 def due(now: dt.datetime | None = None, *, showdown_pause: float = 0.0) -> Due:
     """One query over the open tables and their unfinished rounds: a table is due when it needs a
     round opened (none, or the last one finished at least ``showdown_pause`` seconds ago, R2.7),
@@ -199,6 +199,7 @@ def run(app: Flask, *, stop: threading.Event, bots: Bots | None = None, tick_sec
         with app.app_context():
             while not stop.is_set():
                 sleep = _pass(waker, bots, observe, showdown_pause)
+                db.session.rollback()  # asleep, the loop holds no transaction (nor a SQLite snapshot)
                 if bots is not None:
                     sleep = min(sleep, pause)
                 if sleep > 0 and not stop.is_set():

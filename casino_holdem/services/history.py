@@ -16,13 +16,13 @@ from ..extensions import db
 from ..models import Bet, GameRound
 from .errors import BadRequest, NotFound
 from .queries import WITH_BETS
-from .transaction import transactional
+from .transaction import reading
 from .viewing import round_seen_by
 
 PER_PAGE = 10
 
 
-@transactional
+@reading
 def rounds_of(player_id: int, page: int = 1, per_page: int = PER_PAGE) -> dict[str, Any]:
     """One page of the player's settled and void rounds; only rounds they bet on."""
     if page < 1:
@@ -35,7 +35,7 @@ def rounds_of(player_id: int, page: int = 1, per_page: int = PER_PAGE) -> dict[s
             "rounds": [round_seen_by(row, player_id) for row in rows]}
 
 
-@transactional
+@reading
 def recall(player_id: int, round_id: int) -> dict[str, Any]:
     """One of the player's rounds; another player's round is not found (it is not theirs to read)."""
     round_row = db.session.scalars(select(GameRound).join(Bet).where(GameRound.id == round_id,

@@ -19,7 +19,7 @@ from typing import Any, ParamSpec, TypeVar
 from sqlalchemy import Select
 from sqlalchemy.exc import DBAPIError
 
-from ..extensions import db
+from ..extensions import WRITES, db
 from ..models import utcnow
 
 P = ParamSpec("P")
@@ -38,8 +38,20 @@ def _retryable(error: DBAPIError) -> bool:
 
 
 def transactional(function: Callable[P, T]) -> Callable[P, T]:
-    """Run ``function`` as one transaction (see the module docstring)."""
+    """Run ``function`` as one writing transaction (see the module docstring); on SQLite it holds
+    the write lock from its start (:mod:`casino_holdem.extensions`)."""
+    return _service(function, writes=True)
 
+
+def reading(function: Callable[P, T]) -> Callable[P, T]:
+    """Run ``function`` as one transaction that only reads: on SQLite a snapshot that neither waits
+    for the write lock nor holds it, so pages and live-update streams never queue behind the
+    dealer. A write inside it is still safe: SQLite refuses it if another writer committed since
+    the snapshot, and the refusal is retried like any lost race."""
+    return _service(function, writes=False)
+
+
+def _service(function: Callable[P, T], *, writes: bool) -> Callable[P, T]:
     @functools.wraps(function)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
         session = db.session
@@ -51,6 +63,8 @@ def transactional(function: Callable[P, T]) -> Callable[P, T]:
         for attempt in range(1, ATTEMPTS + 1):
             session.info[IN_SERVICE] = True
             try:
+                if writes:
+                    session.connection(execution_options={WRITES: True})
                 result = function(*args, **kwargs)
                 session.commit()
                 return result

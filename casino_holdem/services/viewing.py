@@ -38,7 +38,7 @@ from ..models import AwardRecord, Bet, GameRound, GameTable, IncidentRecord, Pla
 from . import jackpot, queries, tables, wallet
 from .errors import Unprocessable
 from .round_rows import load_round, table_paytable
-from .transaction import clock, transactional
+from .transaction import clock, reading
 from .windows import window_end
 
 #: R1: what a live round's recall says instead of a deck commitment
@@ -71,9 +71,18 @@ def _deadline(round_row: GameRound) -> str | None:
     deadline = round_row.deadline
     if deadline is None:
         return None
-    if round_row.phase == Phase.BETTING.value and not round_row.bets:
+    if _repeats_every(round_row) is not None:
         deadline = window_end(deadline, round_row.table.betting_seconds, clock(None))
     return deadline.isoformat()
+
+
+def _repeats_every(round_row: GameRound) -> int | None:
+    """R2.1: the seconds after which the betting window of a round nobody has bet on opens again
+    (nothing is written, so nothing is published: the pages roll the countdown themselves); None
+    once somebody has bet, or past betting."""
+    if round_row.phase == Phase.BETTING.value and not round_row.bets:
+        return round_row.table.betting_seconds
+    return None
 
 
 def incident_notices(round_id: int) -> list[str]:
@@ -106,7 +115,7 @@ def _round_part(round_row: GameRound, core: Round) -> dict[str, Any]:
     view: dict[str, Any] = {
         "round_id": round_row.id, "table_id": round_row.table_id, "number": round_row.number,
         "phase": round_row.phase, "commitment": round_row.commitment, "dealing": round_row.dealing,
-        "deadline": _deadline(round_row),
+        "deadline": _deadline(round_row), "repeats_every": _repeats_every(round_row),
         "paytable": {"id": round_row.paytable_id, "version": round_row.paytable_version,
                      "sha256": round_row.paytable_sha256},
         "cards": {"player": format_cards(cards.player), "board": format_cards(cards.board),
@@ -246,7 +255,7 @@ def _table_summary(table: GameTable, current: GameRound | None, spec: CurrencySp
         "betting_seconds": table.betting_seconds, "decision_seconds": table.decision_seconds,
         "round": None if current is None else {
             "round_id": current.id, "number": current.number, "phase": current.phase, "bettors": len(current.bets),
-            "deadline": _deadline(current)},
+            "deadline": _deadline(current), "repeats_every": _repeats_every(current)},
     }
 
 
@@ -389,7 +398,7 @@ class LobbySight:
                 "balance": balance}
 
 
-@transactional
+@reading
 def table_view(table_id: int, viewer: int) -> dict[str, Any]:
     """The table page's state: the table in the viewer's currency with its chips, the current
     round and the last finished one (its showdown stays in view while the next round takes bets)
@@ -400,7 +409,7 @@ def table_view(table_id: int, viewer: int) -> dict[str, Any]:
     return sight.seen_by(viewer, player.currency)
 
 
-@transactional
+@reading
 def lobby_view(viewer: int) -> dict[str, Any]:
     """Every open table that takes the viewer's currency, with its limits and jackpot meter in
     that currency (R6), how many are betting, the phase and its deadline."""
@@ -408,7 +417,7 @@ def lobby_view(viewer: int) -> dict[str, Any]:
     return LobbySight.of().seen_by(player.currency, spec, _balance(viewer))
 
 
-@transactional
+@reading
 def viewer_of(viewer: int) -> tuple[str, dict[str, str]]:
     """A stream's viewer: their currency (R6) and balance (NotFound for an unknown player)."""
     player, _ = _viewer(viewer)
@@ -419,7 +428,7 @@ def viewer_of(viewer: int) -> tuple[str, dict[str, str]]:
 Watchers = dict[int, tuple[str, dict[str, str]]]
 
 
-@transactional
+@reading
 def table_views(table_id: int, watchers: Watchers) -> dict[int, dict[str, Any]]:
     """Issue 10: the table's state for every watcher from ONE read of the table: the public part
     is built once; each watcher gets their own part, and a fresh balance only if they bet on one
@@ -434,7 +443,7 @@ def table_views(table_id: int, watchers: Watchers) -> dict[int, dict[str, Any]]:
     return views
 
 
-@transactional
+@reading
 def lobby_views(watchers: Watchers) -> dict[int, dict[str, Any]]:
     """Issue 10: the lobby for every watcher from one read of the open tables (R6: each in their currency)."""
     sight = LobbySight.of()
@@ -442,20 +451,20 @@ def lobby_views(watchers: Watchers) -> dict[int, dict[str, Any]]:
             for viewer, (currency, balance) in watchers.items()}
 
 
-@transactional
+@reading
 def round_view(round_id: int, viewer: int) -> dict[str, Any]:
     """:func:`round_seen_by` of any round by id."""
     return round_seen_by(queries.get(GameRound, round_id), viewer)
 
 
-@transactional
+@reading
 def current_round_view(table_id: int, viewer: int) -> dict[str, Any] | None:
     """:func:`round_seen_by` of the table's current round (None before its first round)."""
     current = queries.latest_round(queries.get(GameTable, table_id).id)
     return None if current is None else round_seen_by(current, viewer)
 
 
-@transactional
+@reading
 def me_view(viewer: int) -> dict[str, Any]:
     """The logged-in player: name, account currency (R6) and balance."""
     player, spec = _viewer(viewer)
@@ -464,13 +473,13 @@ def me_view(viewer: int) -> dict[str, Any]:
 
 # --- what the house sees (operators and audits; never a player's page) --------------------------------------
 
-@transactional
+@reading
 def house_view(round_id: int) -> dict[str, Any]:
     """:func:`house_round` of any round by id."""
     return house_round(queries.get(GameRound, round_id))
 
 
-@transactional
+@reading
 def house_table_view(table_id: int) -> dict[str, Any]:
     """A table's settings and its current round as the house sees it."""
     table = queries.get(GameTable, table_id)

@@ -113,11 +113,16 @@ const Casino = (() => {
                    showdown: "Showdown", settled: "Settled", void: "Void" };
   const phaseName = (slug) => (PHASES[slug] ? t(PHASES[slug]) : label(slug));
 
-  /** Seconds until an ISO deadline on the server's clock, given the server's time when sent. */
-  function secondsLeft(deadline, serverTime, receivedAt) {
+  /** Seconds until an ISO deadline on the server's clock, given the server's time when sent. A
+   * betting window nobody has bet in opens again every ``repeatsEvery`` seconds (R2.1) without the
+   * server sending anything, so the countdown rolls over to the next window by itself. */
+  function secondsLeft(deadline, serverTime, receivedAt, repeatsEvery) {
     if (!deadline) return null;
     const elapsed = (performance.now() - receivedAt) / 1000;
-    return Math.max(0, (Date.parse(deadline) - Date.parse(serverTime)) / 1000 - elapsed);
+    const left = (Date.parse(deadline) - Date.parse(serverTime)) / 1000 - elapsed;
+    if (left > 0 || !repeatsEvery) return Math.max(0, left);
+    const into = -left % repeatsEvery;
+    return into === 0 ? 0 : repeatsEvery - into;
   }
 
   /** Follow an event stream: onState(payload) per update, onLink(up) when the link drops or returns.

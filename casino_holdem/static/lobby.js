@@ -20,13 +20,14 @@
       field(card, "phase").textContent = phaseName(table.round ? table.round.phase : "waiting");
       field(card, "bettors").textContent = table.round ? table.round.bettors : 0;
       field(card, "countdown").dataset.deadline = (table.round && table.round.deadline) || "";
+      field(card, "countdown").dataset.repeats = (table.round && table.round.repeats_every) || "";
     }
     tick();
   }
 
   function tick() {
     for (const node of document.querySelectorAll('[data-field="countdown"]')) {
-      const left = secondsLeft(node.dataset.deadline, state.server_time, receivedAt);
+      const left = secondsLeft(node.dataset.deadline, state.server_time, receivedAt, Number(node.dataset.repeats));
       node.textContent = left === null ? "" : `${Math.ceil(left)} s left`;
     }
   }

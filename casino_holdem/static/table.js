@@ -107,7 +107,7 @@
 
   function renderClock() {
     const round = currentRound();
-    const left = round ? secondsLeft(round.deadline, state.server_time, receivedAt) : null;
+    const left = round ? secondsLeft(round.deadline, state.server_time, receivedAt, round.repeats_every) : null;
     const span = round && round.phase === "betting" ? state.table.betting_seconds : state.table.decision_seconds;
     setText("phase", round ? `${phaseName(round.phase)} · ${t("round %(number)s", { number: round.number })}` : t("Waiting for a round"));
     setText("countdown", left === null || finished(round) ? "" : `${Math.ceil(left)} s`);

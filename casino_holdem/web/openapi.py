@@ -29,6 +29,9 @@ MONEY = {"type": "string", "pattern": r"^-?[0-9]+(\.[0-9]+)?$", "description": "
 NULLABLE_MONEY = {**MONEY, "nullable": True}
 CARD = {"type": "string", "pattern": "^[2-9TJQKA][cdhs]$", "example": "As"}
 CARDS = {"type": "array", "items": CARD}
+#: R2.1: a betting window nobody has bet in opens again every so many seconds (pages roll the countdown)
+REPEATS_EVERY = {"type": "integer", "nullable": True,
+                 "description": "seconds after which an empty betting window opens again; null once somebody bets"}
 AMOUNT = {"type": "string", "pattern": AMOUNT_PATTERN, "example": "10.50",
           "description": "an exact decimal amount; whole units of the currency (R6) are checked after the format"}
 ID = {"type": "integer", "minimum": 1, "maximum": MAX_ID}
@@ -112,7 +115,8 @@ SCHEMAS: dict[str, Any] = {
         "decision_seconds": {"type": "integer"},
         "round": {**_obj({"round_id": {"type": "integer"}, "number": {"type": "integer"},
                           "phase": {"type": "string"}, "bettors": {"type": "integer"},
-                          "deadline": {"type": "string", "format": "date-time", "nullable": True}}),
+                          "deadline": {"type": "string", "format": "date-time", "nullable": True},
+                          "repeats_every": REPEATS_EVERY}),
                   "nullable": True}}),
     "Lobby": _obj({"server_time": {"type": "string", "format": "date-time"}, "currency": _ref("Currency"),
                    "tables": {"type": "array", "items": _ref("Table")}, "balance": _ref("Balance")}),
@@ -133,6 +137,7 @@ SCHEMAS: dict[str, Any] = {
         "notices": {"type": "array", "items": {"type": "string"},
                     "description": "R9: incidents that did not void the round"},
         "deadline": {"type": "string", "format": "date-time", "nullable": True},
+        "repeats_every": REPEATS_EVERY,
         "paytable": _obj({"id": {"type": "string"}, "version": {"type": "integer"}, "sha256": {"type": "string"}}),
         "cards": _obj({"player": CARDS, "board": CARDS,
                        "dealer": {**CARDS, "description": "empty until the round is settled or void"}}),

@@ -13,13 +13,7 @@ from test_play import BANGKOK, MACAU, MONACO, log_in, wait_for_action
 
 from conftest import SHOWDOWN_PAUSE
 
-#: Known regression after merging the waiting dealer and the event bus (issue 10) with this table
-#: page (issue 13): on the development server, under load, a page intermittently misses a state
-#: change (the next betting window, the settled round inside the 2 s test pause), so a test waits
-#: out its ceiling. Kept running, not strict, so a fix shows at once; see the stop's closing note.
-pytestmark = [pytest.mark.browser,
-              pytest.mark.xfail(reason="the page intermittently misses live state changes since the event-bus "
-                                       "merge (issues 10 and 13, open)", strict=False)]
+pytestmark = pytest.mark.browser
 VIEWPORTS = [(375, 667), (390, 844), (1280, 800)]
 FELT_CARDS = "#dealer-cards [data-card], #board-cards [data-card]"
 

@@ -12,9 +12,9 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import Row, select
 
-from casino_holdem.extensions import db
+from casino_holdem.extensions import SQLITE_BUSY_SECONDS, WRITES, db
 from casino_holdem.models import AuditEntry, GameRound, utcnow
-from casino_holdem.services import dealer, rounds
+from casino_holdem.services import dealer, rounds, viewing
 from casino_holdem.services.windows import window_end
 from support.casino import T0
 from support.server import wait_until
@@ -100,3 +100,30 @@ def test_r2_1_a_late_first_bet_takes_the_window_in_force(casino) -> None:
     player = casino.player()
     rounds.place_bets(player, table, "10", request_id="late", now=T0 + dt.timedelta(seconds=25))
     assert _round(table).deadline == T0 + dt.timedelta(seconds=30)
+
+
+def test_r2_1_an_empty_round_tells_the_pages_its_window_repeats(casino) -> None:
+    """Nothing is written while nobody bets, so nothing is published: the pages roll the countdown
+    over to the next window themselves, every ``repeats_every`` seconds, until the first bet."""
+    table = casino.table(betting_seconds=10)
+    round_id = casino.open(table, now=T0)
+    player = casino.player()
+    assert viewing.round_view(round_id, player)["repeats_every"] == 10
+    rounds.place_bets(player, table, "10", request_id="first", now=T0)
+    assert viewing.round_view(round_id, player)["repeats_every"] is None
+
+
+def test_a_page_reads_while_the_dealer_holds_the_write_lock(casino) -> None:
+    """SQLite: a page or a stream reads a snapshot (deferred BEGIN) and never queues behind a
+    writer — a stream that waited for the dealer's lock showed a street seconds late."""
+    if db.engine.dialect.name != "sqlite":
+        pytest.skip("SQLite's database-wide write lock")
+    table = casino.table()
+    round_id = casino.open(table, now=T0)
+    player = casino.player()
+    with db.engine.connect().execution_options(**{WRITES: True}) as writer:
+        writer.exec_driver_sql("SELECT 1")  # BEGIN IMMEDIATE: the write lock, as a dealer step holds it
+        started = time.monotonic()
+        assert viewing.round_view(round_id, player)["phase"] == "betting"
+        assert time.monotonic() - started < SQLITE_BUSY_SECONDS
+        writer.rollback()
