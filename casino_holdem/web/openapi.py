@@ -215,6 +215,11 @@ def _paths() -> dict[str, Any]:
         "/api/players": {"post": _operation("Register and log in", _ref("Session"), errors="400 403 409 422",
                                             body=registration, status="201", public=True)},
         "/api/me": {"get": _operation("You: currency and balance", _ref("Me"))},
+        "/api/me/password": {"post": _operation(
+            "Change your password: every session of yours ends; this one continues with a new cookie",
+            _ref("Session"), errors="400 401 403 422",
+            body=_obj({"current_password": text, "password": {**text, "minLength": accounts.MIN_PASSWORD}},
+                      ("current_password", "password")))},
         "/api/tables": {"get": _operation("The lobby: open tables in your currency (R6)", _ref("Lobby"))},
         "/api/tables/{table_id}": {"get": _operation("A table and its current round as you may see it",
                                                      _ref("TableState"), errors="404 422", parameters=table_id)},

@@ -49,6 +49,31 @@ def test_a_password_change_ends_every_session_of_the_player(casino: WebCasino) -
     assert casino.client().login("alice", "a brand new one").status_code == 200
 
 
+def test_a_password_change_through_the_api_keeps_this_browser_and_ends_the_others(casino: WebCasino) -> None:
+    casino.player("alice")
+    phone, laptop = casino.client("alice"), casino.client("alice")
+    changed = phone.post("/api/me/password", {"current_password": PASSWORD, "password": "a brand new one"})
+    assert changed.status_code == 200 and changed.get_json()["authenticated"] is True
+    phone.token = changed.get_json()["csrf_token"]
+    assert phone.get("/api/me").status_code == 200 and laptop.get("/api/me").status_code == 401
+    assert casino.client().login("alice", PASSWORD).status_code == 401
+
+
+@pytest.mark.parametrize(("body", "status", "field"), [
+    ({"current_password": "not it", "password": "a brand new one"}, 401, "current_password"),
+    ({"current_password": PASSWORD, "password": "short"}, 422, "password"),
+    ({"password": "a brand new one"}, 400, "current_password"),
+])
+def test_a_refused_password_change_changes_nothing(casino: WebCasino, body: dict[str, str], status: int,
+                                                   field: str) -> None:
+    casino.player("alice")
+    client = casino.client("alice")
+    refused = client.post("/api/me/password", body)
+    assert (refused.status_code, refused.get_json()["error"]["field"]) == (status, field)
+    assert client.get("/api/me").status_code == 200
+    assert casino.client().login("alice", PASSWORD).status_code == 200
+
+
 def test_a_player_session_ends_after_twelve_idle_hours_and_lives_while_used(casino: WebCasino, clock) -> None:
     casino.player("alice")
     client = casino.client("alice")
