@@ -31,6 +31,7 @@ ALLOWED: dict[str, set[str] | None] = {
     "sessions": {"start", "resolve", "revoke", "Principal", "PLAYER", "OPERATOR"},  # who a cookie is
     "logins": {"TooManyAttempts"},
     "wallet": {"PlayerView", "currency_spec"},
+    "player_settings": {"settings_of", "change", "Settings", "LANGUAGES", "REALITY_CHECK_MINUTES"},  # issue 13
     "errors": None,
 }
 MODULE = "*"
