@@ -2,7 +2,7 @@
 "use strict";
 
 (() => {
-  const { money, phaseName, secondsLeft, follow, showLink } = Casino;
+  const { t, money, phaseName, secondsLeft, follow, showLink } = Casino;
   let state = JSON.parse(document.getElementById("state").textContent);
   let receivedAt = performance.now();
   const known = state.tables.map((table) => table.id).join(",");
@@ -27,7 +27,7 @@
   function tick() {
     for (const node of document.querySelectorAll('[data-field="countdown"]')) {
       const left = secondsLeft(node.dataset.deadline, state.server_time, receivedAt);
-      node.textContent = left === null ? "" : `${Math.ceil(left)} s left`;
+      node.textContent = left === null ? "" : t("%(seconds)s s left", { seconds: Math.ceil(left) });
     }
   }
 
