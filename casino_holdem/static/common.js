@@ -4,7 +4,14 @@
 "use strict";
 
 const Casino = (() => {
-  const MESSAGES = JSON.parse((document.getElementById("messages") || { textContent: "{}" }).textContent);
+  const MESSAGES = {};
+  /** The page's language (web/i18n.py), the locale of every word, amount and time shown. */
+  const LOCALE = document.documentElement.lang || "en";
+  /** Settles once the language's catalogue (/i18n/<lang>.json) is in; pages render after it. */
+  const catalogue = document.querySelector('meta[name="messages"]');
+  const ready = LOCALE === "en" || !catalogue ? Promise.resolve()
+    : fetch(catalogue.content, { credentials: "same-origin" }).then((response) => response.json())
+      .then((messages) => { Object.assign(MESSAGES, messages); }).catch(() => {});
 
   /** The player's language: the message id's translation (web/i18n.py), with %(name)s filled in. */
   function t(id, args) {
@@ -55,8 +62,6 @@ const Casino = (() => {
     return fraction ? `${whole}.${fraction}` : whole;
   }
 
-  /** The page's language (web/i18n.py), the locale of every amount and time shown. */
-  const LOCALE = document.documentElement.lang || "en";
   const NUMBERS = new Map();
 
   /** "-1234.5" in {code: "USD", decimals: 2} → "USD -1,234.50", grouped for the page's locale as
@@ -166,6 +171,6 @@ const Casino = (() => {
     if (event.target.id === "language") event.target.form.requestSubmit();
   });
 
-  return { t, handName, api, toUnits, fromUnits, money, when, card, faceDown, emptySlot, element, label, phaseName, secondsLeft, follow,
+  return { ready, t, handName, api, toUnits, fromUnits, money, when, card, faceDown, emptySlot, element, label, phaseName, secondsLeft, follow,
            showLink };
 })();

@@ -1,7 +1,7 @@
 /* The lobby: jackpot meters, phases, bettors and time left, live from /events/lobby. */
 "use strict";
 
-(() => {
+Casino.ready.then(() => {
   const { t, money, phaseName, secondsLeft, follow, showLink } = Casino;
   let state = JSON.parse(document.getElementById("state").textContent);
   let receivedAt = performance.now();
@@ -42,4 +42,4 @@
   }, (up) => showLink(document.getElementById("connection"), up));
   render();
   setInterval(tick, 500);
-})();
+});

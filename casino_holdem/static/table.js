@@ -4,7 +4,7 @@
  * table_felt.js's, the panels table_panels.js's, the words table_view.js's. */
 "use strict";
 
-(() => {
+Casino.ready.then(() => {
   const { t, api, toUnits, fromUnits, element, follow, showLink } = Casino;
   const { $, setText, finished, statusText, plainError } = TableView;
   const SHORTCUTS = { f: "fold", p: "flop", b: "bet", c: "check" };
@@ -286,4 +286,4 @@
     TableFelt.renderClock(state, receivedAt);
     renderSession();
   }, 250);
-})();
+});

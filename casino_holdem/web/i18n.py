@@ -4,8 +4,8 @@ Flask-Babel and gettext catalogues (``casino_holdem/translations/<lang>/LC_MESSA
 The language is the player's choice: kept with a logged-in player's account (so it follows them
 across logins and devices, :mod:`~casino_holdem.services.player_settings`) and in a cookie
 (``lang``, for the pages before logging in); without either, the browser's preferred language.
-The pages' JavaScript gets the same catalogue as JSON (:func:`js_messages`), so one catalogue
-translates both. A catalogue whose compiled ``.mo`` is missing or older than its
+The pages' JavaScript fetches the same catalogue as JSON from ``/i18n/<lang>.json``
+(:func:`catalogue`), so one catalogue translates both. A catalogue whose compiled ``.mo`` is missing or older than its
 ``.po`` (a fresh checkout) is compiled when the app starts.
 """
 
@@ -16,8 +16,8 @@ from pathlib import Path
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
-from flask import Blueprint, Flask, redirect, request
-from flask_babel import Babel, get_locale
+from flask import Blueprint, Flask, abort, jsonify, redirect, request
+from flask_babel import Babel, get_locale, refresh
 from werkzeug.wrappers import Response
 
 from ..services import player_settings
@@ -62,13 +62,25 @@ def compile_catalogues(folder: Path = TRANSLATIONS) -> list[Path]:
     return written
 
 
-def js_messages() -> dict[str, str]:
-    """The current language's catalogue for the pages' scripts: message id → translation."""
-    locale = str(get_locale() or "en")
+def js_messages(locale: str) -> dict[str, str]:
+    """A language's catalogue for the pages' scripts: message id → translation (none for English,
+    the language of the message ids)."""
     if locale == "en":
         return {}
     translations = Translations.load(str(TRANSLATIONS), [locale])
     return {key: value for key, value in translations._catalog.items() if isinstance(key, str) and key and value}
+
+
+@bp.get("/i18n/<locale>.json")
+def catalogue(locale: str) -> Response:
+    """The pages' scripts fetch their language's catalogue here (static/common.js), one URL per
+    language, so browsers cache it rather than receive it inside every page."""
+    if locale not in LANGUAGES:
+        abort(404)
+    response = jsonify(js_messages(locale))
+    response.cache_control.public = True
+    response.cache_control.max_age = 3600
+    return response
 
 
 def remember_language(response: Response, language: str) -> None:
@@ -94,5 +106,6 @@ def choose_language() -> Response:
 def register(app: Flask) -> None:
     compile_catalogues()
     Babel(app, locale_selector=select_locale, default_translation_directories=str(TRANSLATIONS))
-    app.jinja_env.globals.update(LANGUAGES=LANGUAGES, js_messages=js_messages, current_locale=lambda: str(get_locale()))
+    app.before_request(refresh)  # each request picks its language afresh (an app context may outlive one)
+    app.jinja_env.globals.update(LANGUAGES=LANGUAGES, current_locale=lambda: str(get_locale()))
     app.register_blueprint(bp)
