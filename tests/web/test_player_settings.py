@@ -111,11 +111,7 @@ def test_the_lobby_and_history_in_the_players_language(casino: WebCasino, clock,
     casino.advance(table)
     casino.player("somchai")
     client = casino.client("somchai")
-    client.post(f"/api/tables/{table}/bets", {"ante": "10", "request_id": "b"})
-    clock.tick(dt.timedelta(seconds=11))
-    casino.advance(table)
-    clock.tick(dt.timedelta(seconds=10))
-    casino.advance(table)  # R8: folded for them when time runs out
+    casino.folded_round(client, table, clock)
     client.send("PUT", "/api/me/settings", {"language": language})
     assert all(word in _html(client, "/") for word in lobby)
     page = _html(client, "/history")
