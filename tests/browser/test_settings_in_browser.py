@@ -2,7 +2,8 @@
 remembered after logging out and in again on another device; amounts and times are formatted for
 Thai and Chinese alike by the server (Babel) and the page (Intl); the progressive panel lists the
 last jackpot wins; the lobby and the history read in Thai; the reality check's interval is kept
-with the account. (Not under test_table.py's known xfail, so a failure here shows.)"""
+with the account. (A file of its own, outside test_table.py's known xfail, so a failure here shows;
+not test_table_settings.py: tests/operator/ has that basename.)"""
 
 from __future__ import annotations
 
