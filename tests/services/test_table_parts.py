@@ -79,3 +79,13 @@ def test_bad_settings_are_refused_naming_the_field_and_change_nothing(casino, ch
         player_settings.change(alice, **change)
     assert refused.value.field == field
     assert player_settings.settings_of(alice) == player_settings.Settings("th", 15)
+
+
+def test_r3_r7_the_results_strip_names_each_finished_rounds_hands(casino) -> None:
+    table = casino.table(casino.pool(seed="100000"))
+    alice = casino.player()
+    _p3_win(casino, table, [alice])
+    (entry,) = viewing.table_view(table, alice)["recent"]
+    straight_flush = {"id": "Straight Flush, %(high)s high", "args": {"high": "Nine"},
+                      "text": "Straight Flush, Nine high"}
+    assert entry == {"number": 1, "result": "tie", "void": None, "player": straight_flush, "dealer": straight_flush}
