@@ -149,6 +149,10 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
     currency: Mapped[str] = mapped_column(String(8))
     is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    #: issue 13: the player's settings, kept for every device: the pages' language (None: not chosen)
+    #: and the reality check's interval in minutes (0: off)
+    language: Mapped[str | None] = mapped_column(String(8))
+    reality_check_minutes: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     __table_args__ = (Index("uq_players_username_lower", func.lower(username), unique=True),)
 

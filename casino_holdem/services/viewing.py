@@ -13,7 +13,8 @@ each viewer's own part added to it cheaply (:class:`RoundSight`):
   prize was shared among) and what every bet returned. Other players' bets are theirs alone.
 
 :func:`table_view` and :func:`lobby_view` add the table, its limits in the viewer's currency
-(R6), the jackpot meter (R6: pool × multiplier) and the viewer's balance. The house (the
+(R6), the jackpot meter (R6: pool × multiplier), the viewer's balance and the table's panels
+(rules, last jackpot wins, results strip, chips: :mod:`.table_parts`). The house (the
 operator's commands, audits; never a player's page) sees every bettor: :func:`house_round`.
 Amounts are decimal strings, times ISO 8601 in UTC.
 """
@@ -26,10 +27,8 @@ from typing import Any
 
 from sqlalchemy import select
 
-from ..core.cards import Card, format_cards
-from ..core.evaluator import evaluate
-from ..core.hand_names import HandName, name_of, name_of_hole
-from ..core.money import format_amount, round_down
+from ..core.cards import format_cards
+from ..core.money import format_amount
 from ..core.paytable import CurrencySpec, Paytable
 from ..core.phases import ANTE_MULTIPLE, Action
 from ..core.round import FINISHED, Bettor, Phase, Round
@@ -38,13 +37,12 @@ from ..models import AwardRecord, Bet, GameRound, GameTable, IncidentRecord, Pla
 from . import jackpot, queries, tables, wallet
 from .errors import Unprocessable
 from .round_rows import load_round, table_paytable
+from .table_parts import JackpotWin, chips, hand_part, last_wins, recent_results, rules_panel, sharers, wins_in
 from .transaction import clock, reading
 from .windows import window_end
 
 #: R1: what a live round's recall says instead of a deck commitment
 NO_COMMITMENT = "none: a live round's cards are dealt by hand and entered as dealt; there is no deck to commit to"
-#: chip denominations as multiples of the table's minimum Ante
-CHIP_STEPS = (1, 5, 25, 100)
 #: the bets of R2 as a bettor's columns
 BETS = ("ante", "bonus", "progressive", "flop", "turn", "river")
 
@@ -91,22 +89,6 @@ def incident_notices(round_id: int) -> list[str]:
         IncidentRecord.round_id == round_id, IncidentRecord.notice.is_not(None)).order_by(IncidentRecord.id)))
 
 
-def _name_part(name: HandName) -> dict[str, Any]:
-    """A precise hand name as a message id with rank-name arguments (pages translate both)."""
-    return {"id": name.template, "args": name.args, "text": name.english()}
-
-
-def _hand_part(hole: tuple[Card, ...], board: tuple[Card, ...]) -> dict[str, Any] | None:
-    """R7: the hand these cards make so far, named precisely, with the five cards that make it
-    (none before the flop: two hole cards are named as they are, R2.3)."""
-    if len(hole) < 2:
-        return None
-    if len(board) < 3:  # a live round's flop comes card by card: R7 needs five cards
-        return {"name": _name_part(name_of_hole(hole)), "best": []}
-    value = evaluate(hole + board)
-    return {"name": _name_part(name_of(value)), "best": format_cards(value.best_five)}
-
-
 def _round_part(round_row: GameRound, core: Round) -> dict[str, Any]:
     """R1, R2.7: the round without its bettors: the Dealer's cards, the deck and the nonce only
     once it is settled or void (its awards are filled in for each audience)."""
@@ -120,8 +102,8 @@ def _round_part(round_row: GameRound, core: Round) -> dict[str, Any]:
                      "sha256": round_row.paytable_sha256},
         "cards": {"player": format_cards(cards.player), "board": format_cards(cards.board),
                   "dealer": format_cards(cards.dealer) if finished else []},
-        "hands": {"player": _hand_part(tuple(cards.player), tuple(cards.board)),
-                  "dealer": _hand_part(tuple(cards.dealer), tuple(cards.board)) if finished else None},
+        "hands": {"player": hand_part(tuple(cards.player), tuple(cards.board)),
+                  "dealer": hand_part(tuple(cards.dealer), tuple(cards.board)) if finished else None},
     }
     if finished:
         view["reveal"] = {"deck": round_row.deck, "nonce": round_row.nonce}
@@ -259,13 +241,6 @@ def _table_summary(table: GameTable, current: GameRound | None, spec: CurrencySp
     }
 
 
-def _chips(table: GameTable, spec: CurrencySpec) -> list[str]:
-    """Chip values in the player's currency: multiples of the minimum Ante up to the maximum."""
-    low = (table.ante_min or Decimal(1)) * spec.multiplier
-    high = None if table.ante_max is None else table.ante_max * spec.multiplier
-    return [format_amount(low * step) for step in CHIP_STEPS if high is None or low * step <= high]
-
-
 def _viewer(player_id: int) -> tuple[Player, CurrencySpec]:
     player = queries.get(Player, player_id)
     return player, wallet.currency_spec(player.currency)
@@ -275,64 +250,6 @@ def _balance(player_id: int) -> dict[str, str]:
     money = wallet.balance(player_id)
     return {"balance": format_amount(money.balance), "reserved": format_amount(money.reserved),
             "available": format_amount(money.available)}
-
-
-#: the Bonus lines of R4, strongest first
-BONUS_LINES = ("aa_vs_dealer_aa", "aa", "ak_suited", "aq_aj_suited", "ak_offsuit", "kk_qq_jj", "aq_aj_offsuit",
-               "pair_2_to_10")
-
-
-def _sharers(current: GameRound | None, viewer: int) -> int:
-    """R5: how many would share a prize of the current round with the viewer in it."""
-    bets = [] if current is None else [bet for bet in current.bets if bet.progressive > 0]
-    return len(bets) + (0 if any(bet.player_id == viewer for bet in bets) else 1)
-
-
-def _rules(paytable: Paytable, spec: CurrencySpec, sharers: int) -> dict[str, Any]:
-    """The rules panel: the R3 Ante qualifier, the R4 Bonus pays, the R5 prizes in the viewer's
-    currency (R6: base units × multiplier) and the viewer's possible share of each fixed prize."""
-    pays = paytable.progressive
-
-    def prize(amount: Decimal) -> dict[str, str]:
-        local = amount * spec.multiplier
-        return {"amount": format_amount(local), "share": format_amount(round_down(local / sharers, spec.unit))}
-
-    return {"ante_qualifier": paytable.main.ante_qualifier.slug,
-            "bonus": [{"line": line, "odds": paytable.bonus.odds(line)} for line in BONUS_LINES],
-            "p1": {street: format_amount(pays.p1_share(street) * 100) for street in ("flop", "turn", "river")},
-            "p2": {name: prize(getattr(pays, f"p2_{name}")) for name in ("straight_flush", "four_of_a_kind")},
-            "p3": {name: prize(getattr(pays, f"p3_{name}"))
-                   for name in ("royal_flush", "straight_flush", "four_of_a_kind")},
-            "contribution": format_amount(pays.contribution * 100), "sharers": sharers}
-
-
-#: how many finished rounds the table's results strip shows
-RECENT_ROUNDS = 8
-
-
-#: a finished round's strip entry never changes: kept by (round id, deck commitment)
-_STRIP_ENTRIES: dict[tuple[int, str], dict[str, Any]] = {}
-
-
-def _strip_entry(row: GameRound) -> dict[str, Any]:
-    """One finished round as the results strip shows it (R3: who won, with which hands; R9 void)."""
-    key = (row.id, row.commitment)
-    if key not in _STRIP_ENTRIES:
-        if len(_STRIP_ENTRIES) > 4096:
-            _STRIP_ENTRIES.clear()
-        hands = _round_part(row, load_round(row))["hands"]
-        _STRIP_ENTRIES[key] = {"number": row.number, "result": row.result, "void": row.void_reason,
-                               "player": hands["player"] and hands["player"]["name"],
-                               "dealer": hands["dealer"] and hands["dealer"]["name"]}
-    return _STRIP_ENTRIES[key]
-
-
-def _recent(table_id: int) -> list[dict[str, Any]]:
-    """The results strip: the table's last finished rounds, newest first."""
-    rows = db.session.scalars(select(GameRound).where(GameRound.table_id == table_id,
-                                                      GameRound.phase.in_(FINISHED))
-                              .order_by(GameRound.number.desc()).limit(RECENT_ROUNDS))
-    return [_strip_entry(row) for row in rows]
 
 
 # --- what pages, the API and event streams ask for (one transaction each) ---------------------------------
@@ -348,6 +265,7 @@ class TableSight:
     meters: dict[str, Decimal]
     recent: list[dict[str, Any]]
     paytable: Paytable
+    wins: list[JackpotWin]
 
     @classmethod
     def of(cls, table_id: int) -> TableSight:
@@ -355,7 +273,8 @@ class TableSight:
         current, last = queries.latest_round(table.id), queries.latest_round(table.id, finished=True)
         return cls(table, None if current is None else RoundSight.of(current),
                    None if last is None or last is current else RoundSight.of(last),
-                   dict(jackpot.pool_view(table.pool_id).meters), _recent(table.id), table_paytable(table))
+                   dict(jackpot.pool_view(table.pool_id).meters), recent_results(table.id), table_paytable(table),
+                   last_wins(table.pool_id))
 
     def bettors(self) -> set[int]:
         """The players whose own part (and balance) this table's change may have changed."""
@@ -369,11 +288,12 @@ class TableSight:
         current = None if self.current is None else self.current.row
         return {"server_time": clock(None).isoformat(), "currency": currency_of(spec),
                 "table": {**_table_summary(self.table, current, spec, self.meters[currency]),
-                          "is_open": self.table.is_open, "chips": _chips(self.table, spec)},
+                          "is_open": self.table.is_open, "chips": chips(self.table, spec)},
                 "round": None if self.current is None else self.current.seen_by(viewer),
                 "last_round": None if self.last is None else self.last.seen_by(viewer),
                 "recent": self.recent, "balance": balance if balance is not None else _balance(viewer),
-                "rules": _rules(self.paytable, spec, _sharers(current, viewer))}
+                "rules": rules_panel(self.paytable, spec, sharers(current, viewer)),
+                "jackpot_wins": wins_in(self.wins, spec)}
 
 
 @dataclass(frozen=True, slots=True)

@@ -63,6 +63,8 @@ class PlayerView:
     username: str
     currency: str
     is_bot: bool
+    #: the pages' language the player chose (issue 13), None until they choose one
+    language: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,7 +181,7 @@ def amount_of(value: Decimal | str | int, field: str) -> Decimal:
 
 
 def player_view(player: Player) -> PlayerView:
-    return PlayerView(player.id, player.username, player.currency, player.is_bot)
+    return PlayerView(player.id, player.username, player.currency, player.is_bot, player.language)
 
 
 @transactional

@@ -4,7 +4,14 @@
 "use strict";
 
 const Casino = (() => {
-  const MESSAGES = JSON.parse((document.getElementById("messages") || { textContent: "{}" }).textContent);
+  const MESSAGES = {};
+  /** The page's language (web/i18n.py), the locale of every word, amount and time shown. */
+  const LOCALE = document.documentElement.lang || "en";
+  /** Settles once the language's catalogue (/i18n/<lang>.json) is in; pages render after it. */
+  const catalogue = document.querySelector('meta[name="messages"]');
+  const ready = LOCALE === "en" || !catalogue ? Promise.resolve()
+    : fetch(catalogue.content, { credentials: "same-origin" }).then((response) => response.json())
+      .then((messages) => { Object.assign(MESSAGES, messages); }).catch(() => {});
 
   /** The player's language: the message id's translation (web/i18n.py), with %(name)s filled in. */
   function t(id, args) {
@@ -55,16 +62,27 @@ const Casino = (() => {
     return fraction ? `${whole}.${fraction}` : whole;
   }
 
-  /** "-1234.5" in {code: "USD", decimals: 2} → "USD -1,234.50". */
+  const NUMBERS = new Map();
+
+  /** "-1234.5" in {code: "USD", decimals: 2} → "USD -1,234.50", grouped for the page's locale as
+   * the server's Babel does (web/formatting.py). Intl reads the decimal string exactly: no float. */
   function money(text, currency) {
     if (text === null || text === undefined) return "—";
     const raw = String(text);
-    const sign = raw.startsWith("-") ? "-" : "";
-    const [whole, fraction = ""] = raw.replace(/^[-+]/, "").split(".");
-    const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-    const padded = fraction.length < currency.decimals ? fraction.padEnd(currency.decimals, "0") : fraction;
-    return `${currency.code} ${sign}${grouped}${padded ? "." + padded : ""}`;
+    const fraction = (raw.split(".")[1] || "").length;
+    const exact = fraction <= currency.decimals;  // a whole number of the currency's units (R6)
+    const key = exact ? currency.decimals : 0;
+    if (!NUMBERS.has(key)) {
+      NUMBERS.set(key, new Intl.NumberFormat(LOCALE, { minimumFractionDigits: key, maximumFractionDigits: 20 }));
+    }
+    return `${currency.code} ${NUMBERS.get(key).format(raw)}`;
   }
+
+  const TIMES = new Intl.DateTimeFormat(LOCALE, { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC",
+                                                  calendar: "gregory" });
+
+  /** An ISO 8601 time as the page's locale writes it in UTC, as the server's Babel does. */
+  const when = (iso) => (iso ? TIMES.format(new Date(iso)) : "—");
 
   const SUITS = { c: ["♣", "clubs", "black"], d: ["♦", "diamonds", "red"], h: ["♥", "hearts", "red"],
                   s: ["♠", "spades", "black"] };
@@ -158,6 +176,6 @@ const Casino = (() => {
     if (event.target.id === "language") event.target.form.requestSubmit();
   });
 
-  return { t, handName, api, toUnits, fromUnits, money, card, faceDown, emptySlot, element, label, phaseName, secondsLeft, follow,
+  return { ready, t, handName, api, toUnits, fromUnits, money, when, card, faceDown, emptySlot, element, label, phaseName, secondsLeft, follow,
            showLink };
 })();

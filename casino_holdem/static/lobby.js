@@ -1,8 +1,8 @@
 /* The lobby: jackpot meters, phases, bettors and time left, live from /events/lobby. */
 "use strict";
 
-(() => {
-  const { money, phaseName, secondsLeft, follow, showLink } = Casino;
+Casino.ready.then(() => {
+  const { t, money, phaseName, secondsLeft, follow, showLink } = Casino;
   let state = JSON.parse(document.getElementById("state").textContent);
   let receivedAt = performance.now();
   const known = state.tables.map((table) => table.id).join(",");
@@ -28,7 +28,7 @@
   function tick() {
     for (const node of document.querySelectorAll('[data-field="countdown"]')) {
       const left = secondsLeft(node.dataset.deadline, state.server_time, receivedAt, Number(node.dataset.repeats));
-      node.textContent = left === null ? "" : `${Math.ceil(left)} s left`;
+      node.textContent = left === null ? "" : t("%(seconds)s s left", { seconds: Math.ceil(left) });
     }
   }
 
@@ -43,4 +43,4 @@
   }, (up) => showLink(document.getElementById("connection"), up));
   render();
   setInterval(tick, 500);
-})();
+});

@@ -1,10 +1,10 @@
 /* Responsible play at the table: how long this session has lasted and its net result, and an
- * optional reality check every N minutes (the player's setting, kept in this browser). */
+ * optional reality check every N minutes (the player's setting, kept with their account:
+ * PUT /api/me/settings). */
 "use strict";
 
 const TableSession = (() => {
   const KEY = "casino-session";
-  const REMINDER = "casino-reality-minutes";
 
   function load(balance) {
     const saved = JSON.parse(sessionStorage.getItem(KEY) || "null");
@@ -24,12 +24,14 @@ const TableSession = (() => {
     return `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, "0")}`;
   }
 
+  /** The player's interval, as the server keeps it with their account (the page shows it chosen). */
   function reminderMinutes() {
-    return Number(localStorage.getItem(REMINDER) || "0");
+    return Number(document.getElementById("reminder").value || "0");
   }
 
+  /** Keep the interval with the player's account, so that it follows them to other devices. */
   function setReminderMinutes(minutes) {
-    localStorage.setItem(REMINDER, String(minutes));
+    return Casino.api("PUT", "/api/me/settings", { reality_check_minutes: minutes });
   }
 
   /** The session line, and the reality check when it is due; ``units`` reads an amount into a

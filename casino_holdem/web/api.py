@@ -13,11 +13,12 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 
 from ..serialize import jsonable
-from ..services import accounts, history, rounds, viewing
+from ..services import accounts, history, player_settings, rounds, viewing
 from ..services.errors import BadRequest
 from ..services.wallet import PlayerView
 from . import openapi
 from .errors import error_response
+from .i18n import remember_language
 from .security import (
     csrf_token,
     current_player,
@@ -115,6 +116,31 @@ def change_password() -> Response:
     accounts.change_password(player.id, _text(data, "current_password"), _text(data, "password"))
     log_in(player)
     return _session_json()
+
+
+def _settings_json(settings: player_settings.Settings) -> Response:
+    return jsonify(language=settings.language, reality_check_minutes=settings.reality_check_minutes)
+
+
+@bp.get("/me/settings")
+@login_required
+def settings() -> Response:
+    """Issue 13: the player's language and reality-check interval, the same on every device."""
+    return _settings_json(player_settings.settings_of(player_id()))
+
+
+@bp.put("/me/settings")
+@login_required
+def change_settings() -> Response:
+    """Change the settings given in the body (a missing one is kept); the language chosen is
+    also the page's from now on (the ``lang`` cookie follows it)."""
+    data = _body()
+    changed = player_settings.change(player_id(), language=data.get("language"),
+                                     reality_check_minutes=data.get("reality_check_minutes"))
+    response = _settings_json(changed)
+    if changed.language is not None:
+        remember_language(response, changed.language)
+    return response
 
 
 @bp.get("/tables")

@@ -1,11 +1,20 @@
-"""Template filters: amounts in a currency and rule-book names as people read them."""
+"""Template filters: amounts and times formatted for the player's language with Babel (issue 13),
+and rule-book names as people read them.
+
+Amounts stay exact: a Decimal (or its string) goes to Babel's decimal formatting, never a float;
+static/common.js formats the same way through ``Intl`` with the same locale, so a page's
+server-written and script-written amounts read alike.
+"""
 
 from __future__ import annotations
 
+import datetime as dt
 from decimal import Decimal
 from functools import lru_cache
 
+from babel.numbers import format_decimal
 from flask import Flask
+from flask_babel import format_datetime, get_locale
 
 from ..core.money import round_down
 from ..services.wallet import currency_spec
@@ -17,14 +26,29 @@ def _unit(currency: str) -> Decimal:
     return currency_spec(currency).unit
 
 
+def number(value: Decimal, decimals: int) -> str:
+    """An exact amount in the page's locale: grouped, at least ``decimals`` places, never rounded."""
+    pattern = "#,##0" + ("." + "0" * decimals if decimals else "")
+    return format_decimal(value, format=pattern, locale=get_locale() or "en", decimal_quantization=False)
+
+
 def money(amount: str | Decimal | None, currency: str) -> str:
-    """``"1234.5"`` in USD → ``"USD 1,234.50"`` (grouped, padded to the currency's unit, R6)."""
+    """``"1234.5"`` in USD → ``"USD 1,234.50"`` (grouped for the locale, padded to the currency's
+    unit, R6)."""
     if amount is None:
         return "—"
     unit = _unit(currency)
     value = Decimal(amount)
-    shown = value.quantize(unit) if round_down(value, unit) == value else value
-    return f"{currency} {shown:,}"
+    exponent = unit.as_tuple().exponent
+    decimals = max(0, -exponent) if isinstance(exponent, int) and round_down(value, unit) == value else 0
+    return f"{currency} {number(value, decimals)}"
+
+
+def when(moment: str | dt.datetime | None) -> str:
+    """An ISO 8601 time (UTC) as the locale writes a date and time (``Dec 3, 2026, 9:05:00 AM``)."""
+    if moment is None:
+        return "—"
+    return format_datetime(dt.datetime.fromisoformat(moment) if isinstance(moment, str) else moment, "medium")
 
 
 def label(slug: str | None) -> str:
@@ -49,5 +73,5 @@ def trend(amount: str | None) -> str:
 
 
 def register(app: Flask) -> None:
-    for template_filter in (money, label, phase, trend):
+    for template_filter in (money, when, label, phase, trend):
         app.add_template_filter(template_filter)

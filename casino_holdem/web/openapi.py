@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..services import accounts, rounds
+from ..services import accounts, player_settings, rounds
 from .inputs import MAX_ID
 from .operator.openapi_paths import operator_paths
 
@@ -161,6 +161,34 @@ SCHEMAS: dict[str, Any] = {
                              "description": "your bets, decisions (automatic: timeout or disconnect), outcome"},
                      "staked": MONEY, "costs": _obj({"flop": MONEY, "bet": MONEY}), "net": NULLABLE_MONEY}),
     }, ("round_id", "phase", "cards", "commitment")),
+    "Settings": _obj({"language": {"type": "string", "enum": [*player_settings.LANGUAGES], "nullable": True,
+                                   "description": "the pages' language; null until chosen (the browser's serves)"},
+                      "reality_check_minutes": {"type": "integer", "enum": list(player_settings.REALITY_CHECK_MINUTES),
+                                                "description": "a reminder of the session's time and net result "
+                                                               "every N minutes; 0 is off"}}),
+    "SettingsRequest": _obj({"language": {"type": "string", "enum": [*player_settings.LANGUAGES]},
+                             "reality_check_minutes": {"type": "integer",
+                                                       "enum": list(player_settings.REALITY_CHECK_MINUTES)}}),
+    "Prize": _obj({"amount": MONEY, "share": {**MONEY, "description": "R5: your share if the round's Progressive "
+                                                                      "bettors (you included) shared it"}}),
+    "Rules": _obj({
+        "ante_qualifier": {"type": "string", "enum": ["straight", "flush"],
+                           "description": "R3: the Player's hand the Ante needs to win rather than push"},
+        "bonus": {"type": "array", "description": "R4: the Bonus pays, strongest line first",
+                  "items": _obj({"line": {"type": "string"}, "odds": {"type": "integer"}})},
+        "p1": {"type": "object", "description": "R5: P1 (Royal Flush) as a percentage of the pool per street",
+               "additionalProperties": MONEY},
+        "p2": {"type": "object", "description": "R5: P2 fixed prizes in your currency (R6)",
+               "additionalProperties": _ref("Prize")},
+        "p3": {"type": "object", "description": "R5: P3 (board) fixed prizes in your currency (R6)",
+               "additionalProperties": _ref("Prize")},
+        "contribution": {**MONEY, "description": "R5: the percentage of each Progressive bet put into the pool"},
+        "sharers": {"type": "integer", "description": "R5: how many would share a prize of the current round"}}),
+    "JackpotWin": _obj({"round_id": {"type": "integer"}, "prize": {"type": "string", "enum": ["P1", "P2", "P3"]},
+                        "hand": {"type": "string"}, "street": {"type": "string", "nullable": True},
+                        "amount": {**MONEY, "description": "R6: the whole prize in your currency"},
+                        "share_of": {"type": "integer", "description": "R5: how many bettors shared it"},
+                        "table": {"type": "string"}, "at": {"type": "string", "format": "date-time"}}),
     "TableState": _obj({"server_time": {"type": "string", "format": "date-time"}, "currency": _ref("Currency"),
                         "table": _ref("Table"), "round": _nullable("Round"),
                         "last_round": {**_nullable("Round"),
@@ -170,7 +198,10 @@ SCHEMAS: dict[str, Any] = {
                                                   "void": {"type": "string", "nullable": True},
                                                   "player": {**_ref("HandName"), "nullable": True},
                                                   "dealer": {**_ref("HandName"), "nullable": True}})},
-                        "balance": _ref("Balance")}),
+                        "balance": _ref("Balance"),
+                        "rules": {**_ref("Rules"), "description": "the rules panel (R2-R9): pays and prizes"},
+                        "jackpot_wins": {"type": "array", "items": _ref("JackpotWin"),
+                                         "description": "the progressive panel: the pool's last wins, newest first"}}),
     "BetRequest": _obj({"ante": AMOUNT, "bonus": {**AMOUNT, "default": "0"},
                         "progressive": {"type": "boolean", "default": False}, "request_id": REQUEST_ID},
                        ("ante", "request_id")),
@@ -220,6 +251,12 @@ def _paths() -> dict[str, Any]:
             _ref("Session"), errors="400 401 403 422",
             body=_obj({"current_password": text, "password": {**text, "minLength": accounts.MIN_PASSWORD}},
                       ("current_password", "password")))},
+        "/api/me/settings": {
+            "get": _operation("Your settings: language and reality check (the same on every device)",
+                              _ref("Settings")),
+            "put": _operation("Change the settings given (a missing one is kept)", _ref("Settings"),
+                              errors="400 403", body=_ref("SettingsRequest")),
+        },
         "/api/tables": {"get": _operation("The lobby: open tables in your currency (R6)", _ref("Lobby"))},
         "/api/tables/{table_id}": {"get": _operation("A table and its current round as you may see it",
                                                      _ref("TableState"), errors="404 422", parameters=table_id)},

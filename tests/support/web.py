@@ -4,6 +4,7 @@ through such clients while the dealer's steps move at the test's frozen clock.""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from collections.abc import Callable
 from typing import Any
@@ -96,6 +97,14 @@ class WebCasino(Casino):
         if username is not None:
             assert client.login(username).status_code == 200
         return client
+
+    def folded_round(self, client: Client, table_id: int, clock: Any) -> None:
+        """A finished round in ``client``'s history: an Ante on the open round, then no decision,
+        so the dealer folds for them when time runs out (R8); ``clock`` is the frozen clock."""
+        client.post(f"/api/tables/{table_id}/bets", {"ante": "10", "request_id": "folded"})
+        for _ in range(2):
+            clock.tick(dt.timedelta(seconds=11))
+            self.advance(table_id)
 
     @staticmethod
     def advance(table_id: int) -> list[str]:

@@ -1,10 +1,9 @@
 """Languages (issue 13): English, Thai and Simplified Chinese through Flask-Babel catalogues, chosen
-by the player and remembered in a cookie; the pages' scripts get the same catalogue; every precise
+by the player and remembered in a cookie; the pages' scripts fetch the same catalogue; every precise
 hand name (R7) and rank name is translated."""
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 from pathlib import Path
@@ -16,7 +15,7 @@ from casino_holdem.core.hand_names import HOLE_PAIR, RANK_NAMES, TEMPLATES
 from casino_holdem.web.i18n import LANGUAGES, TRANSLATIONS, compile_catalogues
 from support.web import WebCasino
 
-MESSAGES = re.compile(r'<script type="application/json" id="messages">(.*?)</script>', re.DOTALL)
+MESSAGES = re.compile(r'<meta name="messages" content="([^"]+)">')
 
 
 def choose(client, language: str, back: str = "/tables/1") -> None:
@@ -36,8 +35,13 @@ def test_the_table_page_in_the_players_language(casino: WebCasino, language: str
     html = client.get(f"/tables/{table}").get_data(as_text=True)
     assert f'<html lang="{language}">' in html
     assert all(word in html for word in words)
-    messages = json.loads(MESSAGES.search(html).group(1))
-    assert (messages == {}) == (language == "en")
+    catalogue = client.get(MESSAGES.search(html).group(1))  # the scripts' catalogue, one URL per language
+    messages = catalogue.get_json()
+    assert (messages == {}) == (language == "en") and catalogue.cache_control.max_age == 3600
+
+
+def test_the_scripts_catalogue_of_an_unknown_language_is_404(casino: WebCasino) -> None:
+    assert casino.client().get("/i18n/xx.json").status_code == 404
 
 
 def test_an_unknown_language_keeps_the_choice_and_never_redirects_off_site(casino: WebCasino) -> None:
