@@ -1,8 +1,10 @@
 """The table operator's commands: ``table``, ``pool``, ``player``, ``void``, ``paytables``, ``report``
 and ``operator`` (back-office accounts, issue 11).
 
-Each command is one service call (one transaction, audited under ``--operator``). A refused
-request prints the service's one-line reason naming the field and exits 2, changing nothing.
+Each command is one service call (one transaction). ``--operator`` names an active back-office
+account whose role has the duty (the same separation as the web's guard), and the audit log
+records the action under that account's id and role. A refused request prints the service's
+one-line reason naming the field and exits 2, changing nothing.
 """
 
 from __future__ import annotations
@@ -10,11 +12,10 @@ from __future__ import annotations
 import datetime as dt
 import sys
 from collections.abc import Callable
-from dataclasses import asdict
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -26,9 +27,29 @@ from ..serialize import jsonable
 from .context import service_context
 from .terminal import write_json
 
+if TYPE_CHECKING:
+    from ..services.operators import OperatorView
+
 T = TypeVar("T")
 
-operator_option = click.option("--operator", required=True, help="Who does this (recorded in the audit log).")
+operator_option = click.option("--operator", required=True,
+                               help="The operator account doing this (its role must have the duty; audited).")
+
+
+def acting(name: str, *roles: str) -> OperatorView:
+    """The active operator ``--operator`` names, refused unless their role is one of ``roles``
+    (issue 11: pit runs tables and voids, manager paytables, settings and pools)."""
+    from ..services.errors import Unprocessable
+    from ..services.operators import find
+
+    operator = find(name)
+    if operator is None or not operator.active:
+        raise Unprocessable(f"operator: no active operator {name!r} (see: casino-holdem operator create)",
+                            "operator")
+    if operator.role.value not in roles:
+        raise Unprocessable(f"operator: {name} is {operator.role.value}; this is a duty of {' or '.join(roles)}",
+                            "operator")
+    return operator
 
 
 def _call(function: Callable[..., T], *args: Any, **kwargs: Any) -> None:
@@ -68,35 +89,36 @@ def table_create(name: str, pool_id: int, paytable: str, ante: tuple[Decimal, De
                  bonus: tuple[Decimal, Decimal] | None, max_bettors: int | None, betting_seconds: int | None,
                  decision_seconds: int | None, dealing: str, operator: str) -> None:
     """Create an open table NAME on a paytable file (recorded by id, version and SHA-256)."""
-    from ..services.live_dealing import set_dealing
     from ..services.tables import create_table
 
     with service_context():
-        view = create_table(
+        write_json(create_table(
             name, pool_id, paytable=paytable, ante_min=ante[0] if ante else None, ante_max=ante[1] if ante else None,
             bonus_min=bonus[0] if bonus else None, bonus_max=bonus[1] if bonus else None, max_bettors=max_bettors,
             betting_seconds=settings.value("CASINO_BETTING_SECONDS") if betting_seconds is None else betting_seconds,
             decision_seconds=(settings.value("CASINO_DECISION_SECONDS") if decision_seconds is None
-                              else decision_seconds), operator=operator)
-        write_json({**asdict(view), "dealing": set_dealing(view.id, dealing, operator)})
+                              else decision_seconds), dealing=dealing, by=acting(operator, "manager")))
 
 
 @table_group.command("dealing")
 @click.argument("table_id", type=int)
 @click.argument("mode", type=click.Choice(DEALING_MODES))
+@click.option("--reason", required=True)
 @operator_option
-def table_dealing(table_id: int, mode: str, operator: str) -> None:
+def table_dealing(table_id: int, mode: str, reason: str, operator: str) -> None:
     """Set who deals TABLE_ID from its next round: rng (the server's shuffle) or live (a dealer's console)."""
-    from ..services.live_dealing import set_dealing
+    from ..services.tables import edit_table
 
-    _call(set_dealing, table_id, mode, operator)
+    with service_context():
+        write_json(edit_table(table_id, acting(operator, "manager"), reason, dealing=mode))
 
 
 def _set_open(is_open: bool) -> Callable[[int, str], None]:
     def command(table_id: int, operator: str) -> None:
         from ..services.tables import set_table_open
 
-        _call(set_table_open, table_id, is_open, operator)
+        with service_context():
+            write_json(set_table_open(table_id, is_open, acting(operator, "pit", "manager")))
 
     return command
 
@@ -141,19 +163,8 @@ def pool_top_up(pool_id: int, amount: str, reason: str, idempotency_key: str | N
     """Put AMOUNT base units of house money into the pool (R5)."""
     from ..services.jackpot import top_up
 
-    _call(top_up, pool_id, amount, reason, operator, idempotency_key=idempotency_key)
-
-
-@pool_group.command("correct")
-@click.argument("pool_id", type=int)
-@click.option("--amount", required=True, help="Signed base units, e.g. --amount -12.5.")
-@click.option("--reason", required=True)
-@operator_option
-def pool_correct(pool_id: int, amount: str, reason: str, operator: str) -> None:
-    """Correct a wrongly displayed pool by --amount signed base units (R9); never below zero (R5)."""
-    from ..services.jackpot import correct
-
-    _call(correct, pool_id, amount, reason, operator)
+    with service_context():
+        write_json(top_up(pool_id, amount, reason, acting(operator, "manager"), idempotency_key=idempotency_key))
 
 
 # --- players ------------------------------------------------------------------------------------
@@ -189,7 +200,7 @@ def player_deposit(username: str, amount: str, idempotency_key: str, operator: s
         player = find_player(username)
         if player is None:
             raise NotFound(f"username: no player {username!r}", "username")
-        write_json(deposit(player.id, amount, idempotency_key, actor=audit.operator_actor(operator)))
+        write_json(deposit(player.id, amount, idempotency_key, actor=audit.actor_of(acting(operator, "manager"))))
 
 
 # --- R9: voids ----------------------------------------------------------------------------------
@@ -204,7 +215,8 @@ def void(round_id: int, reason: str, stage: str | None, operator: str) -> None:
     """Void round ROUND_ID (R9): refunds, reversed contributions, an audit entry."""
     from ..services.voids import void_round
 
-    _call(void_round, round_id, reason, stage, operator=operator)
+    with service_context():
+        write_json(void_round(round_id, reason, stage, by=acting(operator, "pit")))
 
 
 @pool_group.command("request-correction")
@@ -214,10 +226,10 @@ def void(round_id: int, reason: str, stage: str | None, operator: str) -> None:
 @operator_option
 def pool_request_correction(pool_id: int, amount: str, reason: str, operator: str) -> None:
     """Ask for a correction of the pool (R9); nothing moves until a second manager approves it."""
-    from ..services import audit
     from ..services.pool_admin import request_correction
 
-    _call(request_correction, pool_id, amount, reason, audit.operator_actor(operator))
+    with service_context():
+        write_json(request_correction(pool_id, amount, reason, acting(operator, "manager")))
 
 
 @pool_group.command("approve-correction")
@@ -225,10 +237,10 @@ def pool_request_correction(pool_id: int, amount: str, reason: str, operator: st
 @operator_option
 def pool_approve_correction(correction_id: int, operator: str) -> None:
     """Apply a requested correction as a second manager (four-eyes)."""
-    from ..services import audit
     from ..services.pool_admin import approve_correction
 
-    _call(approve_correction, correction_id, audit.operator_actor(operator))
+    with service_context():
+        write_json(approve_correction(correction_id, acting(operator, "manager")))
 
 
 # --- the paytable lifecycle ---------------------------------------------------------------------
@@ -251,10 +263,10 @@ def paytables_list() -> None:
 @operator_option
 def paytables_import(path: Path, operator: str) -> None:
     """Store the file at PATH as a draft version (validated; every problem named by its key)."""
-    from ..services import audit
     from ..services.paytable_versions import submit
 
-    _call(submit, path.read_bytes(), audit.operator_actor(operator))
+    with service_context():
+        write_json(submit(path.read_bytes(), acting(operator, "manager")))
 
 
 @paytables_group.command("approve")
@@ -262,10 +274,10 @@ def paytables_import(path: Path, operator: str) -> None:
 @operator_option
 def paytables_approve(version_id: int, operator: str) -> None:
     """Approve a draft as a manager other than the one who imported it (four-eyes)."""
-    from ..services import audit
     from ..services.paytable_versions import approve
 
-    _call(approve, version_id, audit.operator_actor(operator))
+    with service_context():
+        write_json(approve(version_id, acting(operator, "manager")))
 
 
 @paytables_group.command("assign")
@@ -275,11 +287,10 @@ def paytables_approve(version_id: int, operator: str) -> None:
 @operator_option
 def paytables_assign(table_id: int, version_id: int, reason: str, operator: str) -> None:
     """Give TABLE_ID an approved version from its next round, never before its effective date."""
-    from ..services import audit
     from ..services.paytable_versions import assign
 
     with service_context():
-        change = assign(table_id, version_id, audit.operator_actor(operator), reason)
+        change = assign(table_id, version_id, acting(operator, "manager"), reason)
         write_json({"table_id": table_id, "settings": change.settings, "not_before": change.not_before})
 
 

@@ -13,7 +13,8 @@ from werkzeug.test import TestResponse
 
 from casino_holdem.services import dealer_steps
 
-from .casino import PASSWORD, Casino
+from .casino import OPERATOR_PASSWORD, PASSWORD, Casino
+from .operator_routes import ANONYMOUS, PLAYER
 
 Listener = Callable[[str, TestResponse], None]
 
@@ -49,6 +50,14 @@ class Client:
     def login(self, username: str, password: str = PASSWORD) -> TestResponse:
         self.refresh_token()
         response = self.post("/api/session", {"username": username, "password": password})
+        if response.status_code == 200:
+            self.token = response.get_json()["csrf_token"]
+        return response
+
+    def operator_login(self, username: str, password: str = OPERATOR_PASSWORD) -> TestResponse:
+        """Sign in to the back office (issue 11) and keep its CSRF token."""
+        self.refresh_token()
+        response = self.post("/api/operator/session", {"username": username, "password": password})
         if response.status_code == 200:
             self.token = response.get_json()["csrf_token"]
         return response
@@ -96,6 +105,27 @@ class WebCasino(Casino):
         if username is not None:
             assert client.login(username).status_code == 200
         return client
+
+    def operator_client(self, username: str, role: str | None = None, password: str = OPERATOR_PASSWORD) -> Client:
+        """A client signed in to the back office as ``username`` (created with ``role`` first when given)."""
+        if role is not None:
+            self.operator(username, role)
+        client = Client(self.app, self.listener)
+        response = client.operator_login(username, password)
+        assert response.status_code == 200, response.get_json()
+        return client
+
+    def visitor(self, who: str) -> Client:
+        """The authorization matrix's visitors: :data:`ANONYMOUS`, a :data:`PLAYER` or an operator of role ``who``."""
+        if who == ANONYMOUS:
+            client = self.client()
+            client.refresh_token()
+            return client
+        if who == PLAYER:
+            name = f"punter{next(self.names)}"
+            self.player(name)
+            return self.client(name)
+        return self.operator_client(f"{who}{next(self.names)}", who)
 
     @staticmethod
     def advance(table_id: int) -> list[str]:
