@@ -99,3 +99,47 @@ def test_reports_over_the_api_add_up_to_the_ledger(web) -> None:
     assert result["ledger_agrees"] is True and result["rounds"] == 0
     bad = auditor.get("/api/operator/reports?from=yesterday&to=2026-12-01")
     assert bad.status_code == 400 and bad.get_json()["error"]["field"] == "from"
+
+
+def test_a_manager_creates_a_table_and_the_pit_suspends_and_resumes_it(web) -> None:
+    pool = _pool_of(web, web.table())
+    ann, pit = web.operator_client("ann", "manager"), web.operator_client("pit1", "pit")
+    bad = ann.post("/api/operator/tables", {"name": "Studio", "pool_id": str(pool), "dealing": "robot"})
+    assert bad.status_code == 422 and bad.get_json()["error"]["field"] == "dealing"
+    assert ann.post("/api/operator/tables", {"name": "Studio"}).get_json()["error"]["field"] == "pool_id"
+    created = ann.post("/api/operator/tables", {"name": "Studio", "pool_id": str(pool), "ante_min": "1",
+                                                "ante_max": "200", "dealing": "live", "betting_seconds": "20"})
+    assert created.status_code == 201
+    table = created.get_json()
+    assert (table["dealing"], table["ante_max"], table["betting_seconds"]) == ("live", "200", 20)
+    assert pit.post("/api/operator/tables", {"name": "Nope", "pool_id": str(pool)}).status_code == 403
+    refused = pit.post(f"/api/operator/tables/{table['id']}/suspend", {})
+    assert refused.status_code == 400 and refused.get_json()["error"]["field"] == "reason"
+    suspended = pit.post(f"/api/operator/tables/{table['id']}/suspend", {"reason": "camera down"}).get_json()
+    assert suspended["suspended_reason"] == "camera down"
+    web.player("punter")
+    state = web.client("punter").get(f"/api/tables/{table['id']}").get_json()
+    assert state["table"]["is_open"] is False  # the players' table page: no betting while suspended
+    page = pit.get("/operator/tables").get_data(as_text=True)
+    assert "Suspended: camera down" in page and "Resume" in page
+    assert pit.post(f"/api/operator/tables/{table['id']}/resume", {}).get_json()["suspended_reason"] is None
+    assert pit.post(f"/api/operator/tables/{table['id']}/resume", {}).status_code == 409
+
+
+def test_game_recall_shows_the_auditor_what_the_players_own_history_shows(web) -> None:
+    table = web.table()
+    player = web.player("punter")
+    punter = web.client("punter")
+    web.advance(table)
+    round_id = punter.get(f"/api/tables/{table}").get_json()["round"]["round_id"]
+    assert punter.post(f"/api/tables/{table}/bets", {"ante": "10", "request_id": "r1"}).status_code == 201
+    pit = web.operator_client("pit1", "pit")
+    assert pit.post(f"/api/operator/rounds/{round_id}/void", {"reason": "operator"}).status_code == 200
+    auditor = web.operator_client("audrey", "auditor")
+    recalled = auditor.get(f"/api/operator/players/{player}/rounds/{round_id}").get_json()
+    assert recalled == punter.get(f"/api/rounds/{round_id}").get_json()
+    listed = auditor.get(f"/api/operator/players/{player}/rounds").get_json()
+    assert [row["round_id"] for row in listed["rounds"]] == [round_id]
+    assert auditor.get(f"/api/operator/players/{player}/rounds/{round_id + 1}").status_code == 404
+    page = auditor.get(f"/operator/recall?player_id={player}&round_id={round_id}").get_data(as_text=True)
+    assert "operator" in page and str(round_id) in page
