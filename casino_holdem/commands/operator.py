@@ -1,5 +1,5 @@
-"""The table operator's commands: ``table``, ``pool``, ``player``, ``void``, ``paytables``, ``report``
-and ``operator`` (back-office accounts, issue 11).
+"""The table operator's commands: ``table``, ``pool``, ``player``, ``void``, ``paytables`` and
+``report`` (the back-office accounts are :mod:`.accounts`).
 
 Each command is one service call (one transaction). ``--operator`` names an active back-office
 account whose role has the duty (the same separation as the web's guard), and the audit log
@@ -10,12 +10,11 @@ one-line reason naming the field and exits 2, changing nothing.
 from __future__ import annotations
 
 import datetime as dt
-import sys
 from collections.abc import Callable
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import click
 
@@ -24,33 +23,11 @@ from ..core.live import DEALING_MODES
 from ..core.paytable import Paytable
 from ..core.rules import Stage, VoidReason
 from ..serialize import jsonable
+from .accounts import acting, operator_option
 from .context import service_context
 from .terminal import write_json
 
-if TYPE_CHECKING:
-    from ..services.operators import OperatorView
-
 T = TypeVar("T")
-
-operator_option = click.option("--operator", required=True,
-                               help="The operator account doing this (its role must have the duty; audited).")
-
-
-def acting(name: str, *roles: str) -> OperatorView:
-    """The active operator ``--operator`` names, refused unless their role is one of ``roles``
-    (issue 11: pit runs tables and voids, manager paytables, settings and pools)."""
-    from ..services.errors import Unprocessable
-    from ..services.operators import find
-
-    operator = find(name)
-    if operator is None or not operator.active:
-        raise Unprocessable(f"operator: no active operator {name!r} (see: casino-holdem operator create)",
-                            "operator")
-    if operator.role.value not in roles:
-        raise Unprocessable(f"operator: {name} is {operator.role.value}; this is a duty of {' or '.join(roles)}",
-                            "operator")
-    return operator
-
 
 def _call(function: Callable[..., T], *args: Any, **kwargs: Any) -> None:
     with service_context():
@@ -127,6 +104,30 @@ table_group.command("open", help="Open table TABLE_ID: it deals rounds again.")(
     operator_option(click.argument("table_id", type=int)(_set_open(True))))
 table_group.command("close", help="Close table TABLE_ID: the round in play finishes, no new round opens.")(
     operator_option(click.argument("table_id", type=int)(_set_open(False))))
+
+
+@table_group.command("suspend")
+@click.argument("table_id", type=int)
+@click.option("--reason", required=True, help="Why (audited; shown in the back office).")
+@operator_option
+def table_suspend(table_id: int, reason: str, operator: str) -> None:
+    """Suspend TABLE_ID: no bet and no new round until resumed; the round in play finishes."""
+    from ..services.tables import suspend_table
+
+    with service_context():
+        write_json(suspend_table(table_id, reason, acting(operator, "pit", "manager")))
+
+
+@table_group.command("resume")
+@click.argument("table_id", type=int)
+@click.option("--reason", default="", help="Why (audited).")
+@operator_option
+def table_resume(table_id: int, reason: str, operator: str) -> None:
+    """Resume a suspended TABLE_ID: it takes bets and opens rounds again."""
+    from ..services.tables import resume_table
+
+    with service_context():
+        write_json(resume_table(table_id, reason, acting(operator, "pit", "manager")))
 
 
 # --- jackpot pools ------------------------------------------------------------------------------
@@ -332,61 +333,4 @@ def report(start: dt.datetime, end: dt.datetime, table_id: int | None, as_csv: b
             write_json({**jsonable(result), "ledger_agrees": result.ledger_agrees})
 
 
-# --- back-office accounts (issue 11) -----------------------------------------------------------
-
-@click.group("operator")
-def operator_group() -> None:
-    """Back-office accounts: pit, manager, auditor and dealer roles."""
-
-
-def _new_password(from_stdin: bool) -> str:
-    """From a hidden prompt (typed twice) or the first line of stdin: never an argument, which
-    would sit in the shell history and the process list."""
-    if from_stdin:
-        return sys.stdin.readline().rstrip("\r\n")
-    return str(click.prompt("Password", hide_input=True, confirmation_prompt=True))
-
-
-password_stdin_option = click.option("--password-stdin", is_flag=True,
-                                     help="Read the password from the first line of standard input.")
-
-
-@operator_group.command("create")
-@click.argument("name")
-@click.option("--role", required=True, help="pit, manager, auditor or dealer.")
-@password_stdin_option
-def operator_create(name: str, role: str, password_stdin: bool) -> None:
-    """Create operator NAME with ROLE (the password is asked for)."""
-    from ..services.operators import create
-
-    _call(create, name, _new_password(password_stdin), role)
-
-
-@operator_group.command("list")
-def operator_list() -> None:
-    """Every operator with role and whether active."""
-    from ..services.operators import list_operators
-
-    _call(list_operators)
-
-
-@operator_group.command("disable")
-@click.argument("name")
-def operator_disable(name: str) -> None:
-    """Disable operator NAME: no more sign-ins, open sessions end now."""
-    from ..services.operators import disable
-
-    _call(disable, name)
-
-
-@operator_group.command("password")
-@click.argument("name")
-@password_stdin_option
-def operator_password(name: str, password_stdin: bool) -> None:
-    """Set operator NAME's password; every session signed in with the old one ends."""
-    from ..services.operators import set_password
-
-    _call(set_password, name, _new_password(password_stdin))
-
-
-COMMANDS = (table_group, pool_group, player_group, void, paytables_group, report, operator_group)
+COMMANDS = (table_group, pool_group, player_group, void, paytables_group, report)

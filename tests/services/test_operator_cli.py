@@ -25,6 +25,11 @@ def test_operator_sets_up_a_table_and_runs_its_pool(run) -> None:
     assert table["paytable"] == "standard@1" and table["ante_max"] == "500" and table["is_open"]
     assert run("table", "close", str(table["id"]), "--operator", "pat")["is_open"] is False
     assert run("table", "open", str(table["id"]), "--operator", "pat")["is_open"] is True
+    suspended = run("table", "suspend", str(table["id"]), "--reason", "camera down", "--operator", "pat")
+    assert suspended["suspended_reason"] == "camera down"
+    assert "already suspended" in run("table", "suspend", str(table["id"]), "--reason", "again", "--operator", "pat",
+                                      code=2).output
+    assert run("table", "resume", str(table["id"]), "--operator", "pat")["suspended_reason"] is None
     assert [t["name"] for t in run("table", "list")] == ["Lisbon"]
     topped = run("pool", "top-up", str(pool["id"]), "1000.5", "--reason", "seed", "--key", "s1", "--operator", "mia")
     assert run("pool", "top-up", str(pool["id"]), "1000.5", "--reason", "seed", "--key", "s1",
