@@ -193,7 +193,6 @@ def player_create(username: str, currency: str, password: str) -> None:
 @operator_option
 def player_deposit(username: str, amount: str, idempotency_key: str, operator: str) -> None:
     """Credit AMOUNT (the player's currency) to USERNAME's wallet."""
-    from ..services import audit
     from ..services.errors import NotFound
     from ..services.wallet import deposit, find_player
 
@@ -201,7 +200,7 @@ def player_deposit(username: str, amount: str, idempotency_key: str, operator: s
         player = find_player(username)
         if player is None:
             raise NotFound(f"username: no player {username!r}", "username")
-        write_json(deposit(player.id, amount, idempotency_key, actor=audit.actor_of(acting(operator, "manager"))))
+        write_json(deposit(player.id, amount, idempotency_key, by=acting(operator, "manager")))
 
 
 # --- R9: voids ----------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import select
 
 from casino_holdem.models import AuditEntry, GameRound, GameTable
-from casino_holdem.services import dealer, paytable_versions, pool_admin, rounds, tables, voids
+from casino_holdem.services import dealer, paytable_versions, pool_admin, rounds, tables, voids, wallet
 from casino_holdem.services.errors import Conflict, Unprocessable
 from support.casino import SECOND, T0, TABLE_SETTINGS
 
@@ -121,11 +121,12 @@ def _actions(casino, ann, ben, pat, variant) -> None:
     rejected = pool_admin.request_correction(pool, "-2", "meter", ann)
     pool_admin.reject_correction(rejected["id"], ben, "wrong amount")
     voids.void_round(round_id, "operator", by=pat, now=T0 + SECOND)
+    wallet.deposit(casino.player(), "5", "cash-1", by=ann)
 
 
 ACTIONS = ("table_created", "table_change_requested", "table_closed", "table_opened", "table_suspended",
            "table_resumed", "paytable_submitted", "paytable_approved", "paytable_retired",
-           "pool_correction_requested", "pool_correction", "pool_correction_rejected", "round_void")
+           "pool_correction_requested", "pool_correction", "pool_correction_rejected", "round_void", "deposit")
 
 
 def test_every_operator_action_is_audited_with_the_operators_id_and_role(casino, db, variant) -> None:
@@ -138,3 +139,5 @@ def test_every_operator_action_is_audited_with_the_operators_id_and_role(casino,
         who = staff[entry.actor.removeprefix("operator:")]
         assert (entry.detail["operator_id"], entry.detail["role"]) == (who.id, who.role.value), entry.action
         assert {"before", "after", "reason"} <= set(entry.detail) and entry.at is not None, entry.action
+    deposit = next(entry for entry in entries if entry.action == "deposit")
+    assert (deposit.detail["before"], deposit.detail["after"]) == ("1000", "1005")
