@@ -47,20 +47,20 @@ class Client:
     def post(self, path: str, body: Any = None, **options: Any) -> TestResponse:
         return self.send("POST", path, body, **options)
 
-    def login(self, username: str, password: str = PASSWORD) -> TestResponse:
+    def _sign_in(self, path: str, username: str, password: str) -> TestResponse:
+        """Sign in at ``path`` and keep the new session's CSRF token."""
         self.refresh_token()
-        response = self.post("/api/session", {"username": username, "password": password})
+        response = self.post(path, {"username": username, "password": password})
         if response.status_code == 200:
             self.token = response.get_json()["csrf_token"]
         return response
 
+    def login(self, username: str, password: str = PASSWORD) -> TestResponse:
+        return self._sign_in("/api/session", username, password)
+
     def operator_login(self, username: str, password: str = OPERATOR_PASSWORD) -> TestResponse:
-        """Sign in to the back office (issue 11) and keep its CSRF token."""
-        self.refresh_token()
-        response = self.post("/api/operator/session", {"username": username, "password": password})
-        if response.status_code == 200:
-            self.token = response.get_json()["csrf_token"]
-        return response
+        """Sign in to the back office (issue 11)."""
+        return self._sign_in("/api/operator/session", username, password)
 
     def events(self, path: str, count: int) -> list[dict[str, Any]]:
         """Read ``count`` ``state`` events of a stream (fewer if it ends first), then close it."""
