@@ -124,6 +124,10 @@ def test_a_manager_creates_a_table_and_the_pit_suspends_and_resumes_it(web) -> N
     assert "Suspended: camera down" in page and "Resume" in page
     assert pit.post(f"/api/operator/tables/{table['id']}/resume", {}).get_json()["suspended_reason"] is None
     assert pit.post(f"/api/operator/tables/{table['id']}/resume", {}).status_code == 409
+    edited = ann.post(f"/api/operator/tables/{table['id']}/settings", {"reason": "studio closes", "dealing": "rng"})
+    assert edited.status_code == 200 and edited.get_json()["dealing"] == "live"  # not inside a round: pending
+    page = ann.get("/operator/tables").get_data(as_text=True)
+    assert "Pending, from the next round" in page and '{"dealing": "rng"}' in page
 
 
 def test_game_recall_shows_the_auditor_what_the_players_own_history_shows(web) -> None:
