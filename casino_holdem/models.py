@@ -191,6 +191,8 @@ class GameTable(db.Model):  # type: ignore[name-defined,misc]
     is_demo: Mapped[bool] = mapped_column(Boolean, default=False)
     #: R1, R9: ``rng`` (the server shuffles) or ``live`` (a dealer's console enters the cards)
     dealing: Mapped[str] = mapped_column(String(8), default="rng", server_default="rng")
+    #: why the pit suspended the table (None: not suspended); it opens no round until resumed
+    suspended_reason: Mapped[str | None] = mapped_column(String(200))
 
     pool: Mapped[JackpotPool] = relationship()
 

@@ -1,16 +1,16 @@
-"""The table operator's commands: ``table``, ``pool``, ``player``, ``void``, ``paytables``, ``report``
-and ``operator`` (back-office accounts, issue 11).
+"""The table operator's commands: ``table``, ``pool``, ``player``, ``void``, ``paytables`` and
+``report`` (the back-office accounts are :mod:`.accounts`).
 
-Each command is one service call (one transaction, audited under ``--operator``). A refused
-request prints the service's one-line reason naming the field and exits 2, changing nothing.
+Each command is one service call (one transaction). ``--operator`` names an active back-office
+account whose role has the duty (the same separation as the web's guard), and the audit log
+records the action under that account's id and role. A refused request prints the service's
+one-line reason naming the field and exits 2, changing nothing.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import sys
 from collections.abc import Callable
-from dataclasses import asdict
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -23,13 +23,11 @@ from ..core.live import DEALING_MODES
 from ..core.paytable import Paytable
 from ..core.rules import Stage, VoidReason
 from ..serialize import jsonable
+from .accounts import acting, operator_option
 from .context import service_context
 from .terminal import write_json
 
 T = TypeVar("T")
-
-operator_option = click.option("--operator", required=True, help="Who does this (recorded in the audit log).")
-
 
 def _call(function: Callable[..., T], *args: Any, **kwargs: Any) -> None:
     with service_context():
@@ -68,35 +66,36 @@ def table_create(name: str, pool_id: int, paytable: str, ante: tuple[Decimal, De
                  bonus: tuple[Decimal, Decimal] | None, max_bettors: int | None, betting_seconds: int | None,
                  decision_seconds: int | None, dealing: str, operator: str) -> None:
     """Create an open table NAME on a paytable file (recorded by id, version and SHA-256)."""
-    from ..services.live_dealing import set_dealing
     from ..services.tables import create_table
 
     with service_context():
-        view = create_table(
+        write_json(create_table(
             name, pool_id, paytable=paytable, ante_min=ante[0] if ante else None, ante_max=ante[1] if ante else None,
             bonus_min=bonus[0] if bonus else None, bonus_max=bonus[1] if bonus else None, max_bettors=max_bettors,
             betting_seconds=settings.value("CASINO_BETTING_SECONDS") if betting_seconds is None else betting_seconds,
             decision_seconds=(settings.value("CASINO_DECISION_SECONDS") if decision_seconds is None
-                              else decision_seconds), operator=operator)
-        write_json({**asdict(view), "dealing": set_dealing(view.id, dealing, operator)})
+                              else decision_seconds), dealing=dealing, by=acting(operator, "manager")))
 
 
 @table_group.command("dealing")
 @click.argument("table_id", type=int)
 @click.argument("mode", type=click.Choice(DEALING_MODES))
+@click.option("--reason", required=True)
 @operator_option
-def table_dealing(table_id: int, mode: str, operator: str) -> None:
+def table_dealing(table_id: int, mode: str, reason: str, operator: str) -> None:
     """Set who deals TABLE_ID from its next round: rng (the server's shuffle) or live (a dealer's console)."""
-    from ..services.live_dealing import set_dealing
+    from ..services.tables import edit_table
 
-    _call(set_dealing, table_id, mode, operator)
+    with service_context():
+        write_json(edit_table(table_id, acting(operator, "manager"), reason, dealing=mode))
 
 
 def _set_open(is_open: bool) -> Callable[[int, str], None]:
     def command(table_id: int, operator: str) -> None:
         from ..services.tables import set_table_open
 
-        _call(set_table_open, table_id, is_open, operator)
+        with service_context():
+            write_json(set_table_open(table_id, is_open, acting(operator, "pit", "manager")))
 
     return command
 
@@ -105,6 +104,30 @@ table_group.command("open", help="Open table TABLE_ID: it deals rounds again.")(
     operator_option(click.argument("table_id", type=int)(_set_open(True))))
 table_group.command("close", help="Close table TABLE_ID: the round in play finishes, no new round opens.")(
     operator_option(click.argument("table_id", type=int)(_set_open(False))))
+
+
+@table_group.command("suspend")
+@click.argument("table_id", type=int)
+@click.option("--reason", required=True, help="Why (audited; shown in the back office).")
+@operator_option
+def table_suspend(table_id: int, reason: str, operator: str) -> None:
+    """Suspend TABLE_ID: no bet and no new round until resumed; the round in play finishes."""
+    from ..services.tables import suspend_table
+
+    with service_context():
+        write_json(suspend_table(table_id, reason, acting(operator, "pit", "manager")))
+
+
+@table_group.command("resume")
+@click.argument("table_id", type=int)
+@click.option("--reason", default="", help="Why (audited).")
+@operator_option
+def table_resume(table_id: int, reason: str, operator: str) -> None:
+    """Resume a suspended TABLE_ID: it takes bets and opens rounds again."""
+    from ..services.tables import resume_table
+
+    with service_context():
+        write_json(resume_table(table_id, reason, acting(operator, "pit", "manager")))
 
 
 # --- jackpot pools ------------------------------------------------------------------------------
@@ -141,19 +164,8 @@ def pool_top_up(pool_id: int, amount: str, reason: str, idempotency_key: str | N
     """Put AMOUNT base units of house money into the pool (R5)."""
     from ..services.jackpot import top_up
 
-    _call(top_up, pool_id, amount, reason, operator, idempotency_key=idempotency_key)
-
-
-@pool_group.command("correct")
-@click.argument("pool_id", type=int)
-@click.option("--amount", required=True, help="Signed base units, e.g. --amount -12.5.")
-@click.option("--reason", required=True)
-@operator_option
-def pool_correct(pool_id: int, amount: str, reason: str, operator: str) -> None:
-    """Correct a wrongly displayed pool by --amount signed base units (R9); never below zero (R5)."""
-    from ..services.jackpot import correct
-
-    _call(correct, pool_id, amount, reason, operator)
+    with service_context():
+        write_json(top_up(pool_id, amount, reason, acting(operator, "manager"), idempotency_key=idempotency_key))
 
 
 # --- players ------------------------------------------------------------------------------------
@@ -181,7 +193,6 @@ def player_create(username: str, currency: str, password: str) -> None:
 @operator_option
 def player_deposit(username: str, amount: str, idempotency_key: str, operator: str) -> None:
     """Credit AMOUNT (the player's currency) to USERNAME's wallet."""
-    from ..services import audit
     from ..services.errors import NotFound
     from ..services.wallet import deposit, find_player
 
@@ -189,7 +200,7 @@ def player_deposit(username: str, amount: str, idempotency_key: str, operator: s
         player = find_player(username)
         if player is None:
             raise NotFound(f"username: no player {username!r}", "username")
-        write_json(deposit(player.id, amount, idempotency_key, actor=audit.operator_actor(operator)))
+        write_json(deposit(player.id, amount, idempotency_key, by=acting(operator, "manager")))
 
 
 # --- R9: voids ----------------------------------------------------------------------------------
@@ -204,7 +215,8 @@ def void(round_id: int, reason: str, stage: str | None, operator: str) -> None:
     """Void round ROUND_ID (R9): refunds, reversed contributions, an audit entry."""
     from ..services.voids import void_round
 
-    _call(void_round, round_id, reason, stage, operator=operator)
+    with service_context():
+        write_json(void_round(round_id, reason, stage, by=acting(operator, "pit")))
 
 
 @pool_group.command("request-correction")
@@ -214,10 +226,10 @@ def void(round_id: int, reason: str, stage: str | None, operator: str) -> None:
 @operator_option
 def pool_request_correction(pool_id: int, amount: str, reason: str, operator: str) -> None:
     """Ask for a correction of the pool (R9); nothing moves until a second manager approves it."""
-    from ..services import audit
     from ..services.pool_admin import request_correction
 
-    _call(request_correction, pool_id, amount, reason, audit.operator_actor(operator))
+    with service_context():
+        write_json(request_correction(pool_id, amount, reason, acting(operator, "manager")))
 
 
 @pool_group.command("approve-correction")
@@ -225,10 +237,10 @@ def pool_request_correction(pool_id: int, amount: str, reason: str, operator: st
 @operator_option
 def pool_approve_correction(correction_id: int, operator: str) -> None:
     """Apply a requested correction as a second manager (four-eyes)."""
-    from ..services import audit
     from ..services.pool_admin import approve_correction
 
-    _call(approve_correction, correction_id, audit.operator_actor(operator))
+    with service_context():
+        write_json(approve_correction(correction_id, acting(operator, "manager")))
 
 
 # --- the paytable lifecycle ---------------------------------------------------------------------
@@ -251,10 +263,10 @@ def paytables_list() -> None:
 @operator_option
 def paytables_import(path: Path, operator: str) -> None:
     """Store the file at PATH as a draft version (validated; every problem named by its key)."""
-    from ..services import audit
     from ..services.paytable_versions import submit
 
-    _call(submit, path.read_bytes(), audit.operator_actor(operator))
+    with service_context():
+        write_json(submit(path.read_bytes(), acting(operator, "manager")))
 
 
 @paytables_group.command("approve")
@@ -262,10 +274,10 @@ def paytables_import(path: Path, operator: str) -> None:
 @operator_option
 def paytables_approve(version_id: int, operator: str) -> None:
     """Approve a draft as a manager other than the one who imported it (four-eyes)."""
-    from ..services import audit
     from ..services.paytable_versions import approve
 
-    _call(approve, version_id, audit.operator_actor(operator))
+    with service_context():
+        write_json(approve(version_id, acting(operator, "manager")))
 
 
 @paytables_group.command("assign")
@@ -275,11 +287,10 @@ def paytables_approve(version_id: int, operator: str) -> None:
 @operator_option
 def paytables_assign(table_id: int, version_id: int, reason: str, operator: str) -> None:
     """Give TABLE_ID an approved version from its next round, never before its effective date."""
-    from ..services import audit
     from ..services.paytable_versions import assign
 
     with service_context():
-        change = assign(table_id, version_id, audit.operator_actor(operator), reason)
+        change = assign(table_id, version_id, acting(operator, "manager"), reason)
         write_json({"table_id": table_id, "settings": change.settings, "not_before": change.not_before})
 
 
@@ -321,61 +332,4 @@ def report(start: dt.datetime, end: dt.datetime, table_id: int | None, as_csv: b
             write_json({**jsonable(result), "ledger_agrees": result.ledger_agrees})
 
 
-# --- back-office accounts (issue 11) -----------------------------------------------------------
-
-@click.group("operator")
-def operator_group() -> None:
-    """Back-office accounts: pit, manager, auditor and dealer roles."""
-
-
-def _new_password(from_stdin: bool) -> str:
-    """From a hidden prompt (typed twice) or the first line of stdin: never an argument, which
-    would sit in the shell history and the process list."""
-    if from_stdin:
-        return sys.stdin.readline().rstrip("\r\n")
-    return str(click.prompt("Password", hide_input=True, confirmation_prompt=True))
-
-
-password_stdin_option = click.option("--password-stdin", is_flag=True,
-                                     help="Read the password from the first line of standard input.")
-
-
-@operator_group.command("create")
-@click.argument("name")
-@click.option("--role", required=True, help="pit, manager, auditor or dealer.")
-@password_stdin_option
-def operator_create(name: str, role: str, password_stdin: bool) -> None:
-    """Create operator NAME with ROLE (the password is asked for)."""
-    from ..services.operators import create
-
-    _call(create, name, _new_password(password_stdin), role)
-
-
-@operator_group.command("list")
-def operator_list() -> None:
-    """Every operator with role and whether active."""
-    from ..services.operators import list_operators
-
-    _call(list_operators)
-
-
-@operator_group.command("disable")
-@click.argument("name")
-def operator_disable(name: str) -> None:
-    """Disable operator NAME: no more sign-ins, open sessions end now."""
-    from ..services.operators import disable
-
-    _call(disable, name)
-
-
-@operator_group.command("password")
-@click.argument("name")
-@password_stdin_option
-def operator_password(name: str, password_stdin: bool) -> None:
-    """Set operator NAME's password; every session signed in with the old one ends."""
-    from ..services.operators import set_password
-
-    _call(set_password, name, _new_password(password_stdin))
-
-
-COMMANDS = (table_group, pool_group, player_group, void, paytables_group, report, operator_group)
+COMMANDS = (table_group, pool_group, player_group, void, paytables_group, report)

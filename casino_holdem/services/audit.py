@@ -37,13 +37,21 @@ def record(actor: str, action: str, *, table_id: int | None = None, round_id: in
                               player_id=player_id, detail=jsonable(detail)))
 
 
-def operator_action(operator: OperatorView, action: str, *, reason: str | None, before: Any = None,
+def actor_of(operator: OperatorView | None) -> str:
+    """How the audit log and the rows that name an actor (submitted_by, requested_by…) name an
+    operator; ``None`` is the system itself (demo data, set-up scripts)."""
+    return SYSTEM if operator is None else operator_actor(operator.username)
+
+
+def operator_action(operator: OperatorView | None, action: str, *, reason: str | None, before: Any = None,
                     after: Any = None, table_id: int | None = None, round_id: int | None = None,
                     player_id: int | None = None, now: dt.datetime | None = None, **detail: Any) -> None:
     """The one record of a back-office action (issue 11): who (the operator's id, name and
     role), when, what (``action`` and the table, round or player it touched), the values
     before and after, and the reason given. Every operator action calls this in its own
-    transaction, so the entry exists exactly when the change does."""
-    record(operator_actor(operator.username), action, table_id=table_id, round_id=round_id, player_id=player_id,
-           now=now, operator_id=operator.id, role=operator.role.value, before=before, after=after, reason=reason,
+    transaction, so the entry exists exactly when the change does; ``None`` is the system acting
+    for itself (role ``system``, no operator id)."""
+    record(actor_of(operator), action, table_id=table_id, round_id=round_id, player_id=player_id, now=now,
+           operator_id=None if operator is None else operator.id,
+           role=SYSTEM if operator is None else operator.role.value, before=before, after=after, reason=reason,
            **detail)

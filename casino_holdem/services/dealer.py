@@ -31,10 +31,10 @@ from ..events import bus_of
 from ..events.bus import EVERYTHING
 from ..extensions import db
 from ..models import Bet, GameRound, GameTable, Player
-from . import viewing, wallet
+from . import table_changes, viewing, wallet
 from .dealer_steps import Step, advance
 from .errors import ServiceError
-from .queries import latest_round
+from .queries import TAKES_ROUNDS, latest_round
 from .rounds import decide, place_bets
 from .tables import list_tables
 from .transaction import clock, reading
@@ -63,7 +63,8 @@ def due(now: dt.datetime | None = None, *, showdown_pause: float = 0.0) -> Due:
     """One query over the open tables and their unfinished rounds: a table is due when it needs a
     round opened (none, or the last one finished at least ``showdown_pause`` seconds ago, R2.7),
     its round's deadline has passed, or the round is at the showdown; a betting round nobody bet on
-    is never due (:mod:`.windows`)."""
+    is never due (:mod:`.windows`) unless a table change is due for it (:func:`.dealer_steps.reopen`).
+    A closed or suspended table opens no round."""
     moment = clock(now)
     has_bets = exists().where(Bet.round_id == GameRound.id)
     live = GameRound.phase.not_in([phase.value for phase in FINISHED])
@@ -71,25 +72,29 @@ def due(now: dt.datetime | None = None, *, showdown_pause: float = 0.0) -> Due:
     last_finished = (select(func.max(finished.finished_at)).where(finished.table_id == GameTable.id)
                      .scalar_subquery())
     rows = db.session.execute(
-        select(GameTable.id, GameTable.is_open, GameRound.phase, GameRound.deadline, has_bets, last_finished)
+        select(GameTable.id, TAKES_ROUNDS, GameRound.phase, GameRound.deadline, has_bets, last_finished,
+               table_changes.due_clause(GameTable.id, moment), table_changes.next_due(GameTable.id, moment))
         .outerjoin(GameRound, (GameRound.table_id == GameTable.id) & live).order_by(GameTable.id)).all()
     tables: list[int] = []
     upcoming: list[dt.datetime] = []
     passed: dict[int, dt.datetime] = {}
     pause = dt.timedelta(seconds=showdown_pause)
-    for table_id, is_open, phase, deadline, bets, ended in rows:
+    for table_id, is_open, phase, deadline, bets, ended, changes_due, next_change in rows:
+        idle = phase == Phase.BETTING.value and not bets
         if phase is None:
             if is_open and (ended is None or ended + pause <= moment):
                 tables.append(table_id)
             elif is_open:
                 upcoming.append(ended + pause)  # R2.7: the showdown stays on the felt until then
-        elif phase == Phase.SHOWDOWN.value or (deadline is not None and deadline <= moment and
-                                               (bets or phase != Phase.BETTING.value)):
+        elif phase == Phase.SHOWDOWN.value or (deadline is not None and deadline <= moment and not idle) or (
+                idle and changes_due):  # an idle table's due changes land on its empty round (table_changes)
             tables.append(table_id)
-            if deadline is not None:
+            if deadline is not None and not idle:
                 passed[table_id] = deadline
-        elif deadline is not None and (bets or phase != Phase.BETTING.value):
+        elif deadline is not None and not idle:
             upcoming.append(deadline)
+        if idle and next_change is not None:
+            upcoming.append(next_change)
     return Due(tables, min(upcoming, default=None), passed)
 
 
@@ -134,7 +139,7 @@ class Bots:
 
     def play(self) -> None:
         bots = db.session.scalars(select(Player).where(Player.is_bot.is_(True)).order_by(Player.id)).all()
-        tables = db.session.scalars(select(GameTable).where(GameTable.is_demo.is_(True), GameTable.is_open.is_(True))
+        tables = db.session.scalars(select(GameTable).where(GameTable.is_demo.is_(True), TAKES_ROUNDS)
                                     .order_by(GameTable.id)).all()
         plan = [(bot.id, bot.currency, table.id, table.ante_min or Decimal(1)) for bot in bots for table in tables]
         db.session.rollback()

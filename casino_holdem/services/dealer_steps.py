@@ -43,21 +43,29 @@ class Step:
     automatic: int = 0
 
 
-def open_round(table: GameTable, number: int, now: dt.datetime) -> Step:
-    """R1: a fresh CSPRNG shuffle; its commitment is published now, the deck and nonce after the end.
-    A live table's round has no deck and no commitment: its cards come from the dealer's console.
-    The operators' due table changes land first, between two rounds (:mod:`.table_changes`)."""
-    changes = table_changes.apply_due(table, now)
+def _deal_afresh(table: GameTable, round_row: GameRound, now: dt.datetime) -> Round:
+    """R1: the round's deck under the table's settings, paytable and dealing source: a fresh CSPRNG
+    shuffle whose commitment is published now (the deck and nonce after the end), or, at a live
+    table, no deck and no commitment (its cards come from the dealer's console); betting opens."""
     live = table.dealing == "live"
     paytable, limits, timers = table_paytable(table), table_limits(table), table_timers(table)
     core = (Round.open_live(paytable, limits, timers, now) if live
             else Round.open(paytable, secure_shuffle(), limits, timers, now))
     nonce = None if live else new_nonce()
-    round_row = GameRound(table_id=table.id, number=number, phase=core.phase.value,
-                          commitment=None if nonce is None else commit(core.deck, nonce), deck=deck_text(core.deck),
-                          nonce=nonce, dealt_count=0, opened_at=now, deadline=core.deadline, dealing=table.dealing,
-                          paytable_id=table.paytable_id, paytable_version=table.paytable_version,
-                          paytable_sha256=table.paytable_sha256)
+    round_row.commitment = None if nonce is None else commit(core.deck, nonce)
+    round_row.deck, round_row.nonce, round_row.dealing = deck_text(core.deck), nonce, table.dealing
+    round_row.phase, round_row.deadline, round_row.dealt_count = core.phase.value, core.deadline, 0
+    round_row.paytable_id, round_row.paytable_version = table.paytable_id, table.paytable_version
+    round_row.paytable_sha256 = table.paytable_sha256
+    return core
+
+
+def open_round(table: GameTable, number: int, now: dt.datetime) -> Step:
+    """R1: the table's next round (:func:`_deal_afresh`). The operators' due table changes land
+    first, between two rounds (:mod:`.table_changes`)."""
+    changes = table_changes.apply_due(table, now)
+    round_row = GameRound(table_id=table.id, number=number, opened_at=now)
+    core = _deal_afresh(table, round_row, now)
     db.session.add(round_row)
     db.session.flush()
     for change in changes:
@@ -67,10 +75,28 @@ def open_round(table: GameTable, number: int, now: dt.datetime) -> Step:
     return Step(table.id, round_row.id, number, "opened")
 
 
+def reopen(table: GameTable, round_row: GameRound, now: dt.datetime) -> Step | None:
+    """The due table changes of an idle table (:mod:`.table_changes`): its empty round, under which
+    no stake was placed (R2.1), is dealt afresh under the new settings, paytable and dealing source
+    (a new commitment, published now) and its betting window starts again; nothing due: None.
+    The deck and nonce given up are published with it, so its first commitment can be checked."""
+    changes = table_changes.apply_due(table, now)
+    if not changes:
+        return None
+    given_up = {"commitment": round_row.commitment, "deck": round_row.deck, "nonce": round_row.nonce}
+    core = _deal_afresh(table, round_row, now)
+    for change in changes:
+        change.applied_round_id = round_row.id
+    audit.record(audit.DEALER, "round_reopened", table_id=table.id, round_id=round_row.id, now=now,
+                 changes=[change.id for change in changes], commitment=round_row.commitment, deadline=core.deadline,
+                 given_up=given_up)
+    return Step(table.id, round_row.id, round_row.number, "reopened")
+
+
 def extend_betting(table: GameTable, round_row: GameRound, core: Round, now: dt.datetime) -> Step | None:
     """A betting window that closed with no bets opens again. A closed table's empty round just
     waits (no audit entry every window)."""
-    if core.deadline is None or now < core.deadline or not table.is_open:
+    if core.deadline is None or now < core.deadline or not queries.takes_rounds(table):
         return None
     core.advance(now)
     round_row.deadline = core.deadline
@@ -119,10 +145,11 @@ def advance(table_id: int, now: dt.datetime | None = None, *, skip_locked: bool 
         table = queries.lock(GameTable, table_id)
     round_row = queries.latest_round(table.id, for_update=True)
     if round_row is None or round_row.phase in FINISHED:
-        return open_round(table, (round_row.number + 1) if round_row else 1, moment) if table.is_open else None
+        return open_round(table, (round_row.number + 1) if round_row else 1, moment) if queries.takes_rounds(table) \
+            else None
     core = load_round(round_row)
     if core.phase is Phase.SHOWDOWN and not core.awaiting_cards:
         return settle(table, round_row, core, moment)
     if core.phase is Phase.BETTING and not core.bettors:
-        return extend_betting(table, round_row, core, moment)
+        return reopen(table, round_row, moment) or extend_betting(table, round_row, core, moment)
     return deal_next(round_row, core, moment)

@@ -42,12 +42,12 @@ def ensure_demo_data(*, betting_seconds: int = 15, decision_seconds: int = 15) -
         if operators.find(username) is None:
             operators.create(username, PASSWORD, role, strict=False)
     pool = jackpot.ensure_pool(POOL)
-    jackpot.top_up(pool.id, POOL_SEED, "demo pool seed", "demo", idempotency_key=f"demo-seed:{pool.id}")
+    jackpot.top_up(pool.id, POOL_SEED, "demo pool seed", None, idempotency_key=f"demo-seed:{pool.id}")
     for name in TABLES:
         if db.session.scalars(select(GameTable).where(GameTable.name == name)).first() is None:
             tables.create_table(name, pool.id, ante_min=Decimal(1), ante_max=Decimal(500), bonus_min=Decimal(1),
                                 bonus_max=Decimal(100), max_bettors=50, betting_seconds=betting_seconds,
-                                decision_seconds=decision_seconds, is_demo=True, operator="demo")
+                                decision_seconds=decision_seconds, is_demo=True)
     return {"players": [p.username for p in players], "operators": [name for name, _ in OPERATORS],
             "pool": jackpot.pool_view(pool.id).amount,
             "tables": [t.name for t in tables.list_tables()]}

@@ -13,6 +13,7 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
@@ -37,6 +38,9 @@ from . import audit, queries
 from .errors import Unprocessable
 from .transaction import transactional
 from .wallet import Entry, amount_of, house_account, pool_account, post
+
+if TYPE_CHECKING:
+    from .operators import OperatorView
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,11 +124,10 @@ def _view(pool: JackpotPool) -> PoolView:
                     {code: round_down(pool.amount * spec.multiplier, spec.unit) for code, spec in currencies.items()})
 
 
-def _base_amount(amount: Decimal | str | int, *, signed: bool) -> Decimal:
+def _base_amount(amount: Decimal | str | int) -> Decimal:
     value = amount_of(amount, "amount")
-    if (value == 0 if signed else value <= 0) or not is_multiple_of(value, POOL_QUANTUM):
-        raise Unprocessable(f"amount {value}: must be {'non-zero' if signed else 'positive'} with at most "
-                            "5 decimal places (R6)", "amount")
+    if value <= 0 or not is_multiple_of(value, POOL_QUANTUM):
+        raise Unprocessable(f"amount {value}: must be positive with at most 5 decimal places (R6)", "amount")
     return value
 
 
@@ -160,32 +163,18 @@ def pool_view(pool_id: int) -> PoolView:
 
 
 @transactional
-def top_up(pool_id: int, amount: Decimal | str | int, reason: str, operator: str, *,
+def top_up(pool_id: int, amount: Decimal | str | int, reason: str, by: OperatorView | None, *,
            idempotency_key: str | None = None, now: dt.datetime | None = None) -> PoolView:
     """R5: the house puts ``amount`` base units into the pool (a seed), recorded and audited. With
     an ``idempotency_key`` a repeat is a no-op."""
-    value, why = _base_amount(amount, signed=False), _reason(reason)
+    value, why = _base_amount(amount), _reason(reason)
     pool = queries.lock(JackpotPool, pool_id)
     key = None if idempotency_key is None else f"top_up:{idempotency_key}"
     if key is not None and db.session.scalars(
             select(LedgerTransaction.id).where(LedgerTransaction.idempotency_key == key)).first() is not None:
         return _view(pool)
-    house_move(pool, MovementKind.SEED_TOP_UP, value, actor=audit.operator_actor(operator), reason=why,
-               idempotency_key=key)
-    audit.record(audit.operator_actor(operator), "pool_top_up", now=now, pool_id=pool.id, amount=value, reason=why)
-    return _view(pool)
-
-
-@transactional
-def correct(pool_id: int, amount: Decimal | str | int, reason: str, operator: str, *,
-            now: dt.datetime | None = None) -> PoolView:
-    """R9: the house corrects a wrong pool amount by ``amount`` (signed base units) with a reason;
-    the pool never goes below zero (R5)."""
-    value, why = _base_amount(amount, signed=True), _reason(reason)
-    pool = queries.lock(JackpotPool, pool_id)
-    if pool.amount + value < 0:
-        raise Unprocessable(f"amount {value}: the pool holds {pool.amount}; it never goes below zero (R5)", "amount")
-    house_move(pool, MovementKind.CORRECTION, value, actor=audit.operator_actor(operator), reason=why)
-    audit.record(audit.operator_actor(operator), "pool_correction", now=now, pool_id=pool.id, amount=value,
-                 reason=why, before=pool.amount - value, after=pool.amount)
+    before = pool.amount
+    house_move(pool, MovementKind.SEED_TOP_UP, value, actor=audit.actor_of(by), reason=why, idempotency_key=key)
+    audit.operator_action(by, "pool_top_up", reason=why, now=now, pool_id=pool.id, amount=value, before=before,
+                          after=pool.amount)
     return _view(pool)

@@ -11,10 +11,9 @@ back through the same code as an RNG round (:func:`.rounds.save_play`, :func:`.d
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.incidents import Effect, IncidentKind, Report, Ruling, rule
-from ..core.live import DEALING_MODES
 from ..core.phases import DEALING_ORDER, Phase, Receiver
 from ..extensions import db
 from ..models import GameRound, GameTable, IncidentRecord
@@ -27,16 +26,8 @@ from .transaction import clock, transactional
 from .viewing import round_seen_by
 from .voids import void_round
 
-
-@transactional
-def set_dealing(table_id: int, mode: str, operator: str, *, now: dt.datetime | None = None) -> str:
-    """Set a table's dealing source (``rng`` or ``live``); it applies from the table's next round."""
-    if mode not in DEALING_MODES:
-        raise Conflict(f"dealing: {mode!r} must be one of {', '.join(DEALING_MODES)}", "dealing")
-    table = queries.lock(GameTable, table_id)
-    table.dealing = mode
-    audit.record(audit.operator_actor(operator), "table_dealing_set", table_id=table.id, now=clock(now), dealing=mode)
-    return mode
+if TYPE_CHECKING:
+    from .operators import OperatorView
 
 
 def _live_round(table_id: int) -> tuple[GameTable, GameRound]:
@@ -71,7 +62,7 @@ def deal_card(table_id: int, code: str, *, operator: str, position: int | None =
 
 
 @transactional
-def report_incident(table_id: int, kind: str, *, operator: str, card: str | None = None,
+def report_incident(table_id: int, kind: str, *, by: OperatorView, card: str | None = None,
                     wrong_position: int | None = None, house_voids: bool = False,
                     now: dt.datetime | None = None) -> dict[str, Any]:
     """R9: record an incident on the table's live round and apply what R9 says: a void through
@@ -82,27 +73,27 @@ def report_incident(table_id: int, kind: str, *, operator: str, card: str | None
     report = Report(one_of(IncidentKind, kind, "kind"), card or None, wrong_position, house_voids)
     with core_refusals("kind"):
         ruling = rule(load_round(round_row), report)
-    record = _record(table, round_row, ruling, operator, moment)
+    record = _record(table, round_row, ruling, by, moment)
     if ruling.effect is Effect.VOID:
         assert ruling.void_reason is not None  # a void ruling names its reason
-        void_round(round_row.id, ruling.void_reason.value, ruling.stage.value, operator=operator, now=moment)
+        void_round(round_row.id, ruling.void_reason.value, ruling.stage.value, by=by, now=moment)
     return incident_view(record)
 
 
-def _record(table: GameTable, round_row: GameRound, ruling: Ruling, operator: str,
+def _record(table: GameTable, round_row: GameRound, ruling: Ruling, by: OperatorView,
             moment: dt.datetime) -> IncidentRecord:
     record = IncidentRecord(table_id=table.id, round_id=round_row.id, kind=ruling.kind.value,
                             effect=ruling.effect.value, stage=ruling.stage.value,
                             card=None if ruling.card is None else str(ruling.card),
                             wrong_position=ruling.wrong_position, corrected_to=ruling.corrected_to,
                             void_reason=None if ruling.void_reason is None else ruling.void_reason.value,
-                            notice=ruling.notice, reported_by=operator, reported_at=moment)
+                            notice=ruling.notice, reported_by=by.username, reported_at=moment)
     db.session.add(record)
     db.session.flush()
-    audit.record(audit.operator_actor(operator), "incident", table_id=table.id, round_id=round_row.id, now=moment,
-                 incident_id=record.id, kind=record.kind, effect=record.effect, stage=record.stage, card=record.card,
-                 wrong_position=record.wrong_position, corrected_to=record.corrected_to,
-                 void_reason=record.void_reason, deck_restored=ruling.deck_restored)
+    audit.operator_action(by, "incident", reason=record.kind, table_id=table.id, round_id=round_row.id, now=moment,
+                          incident_id=record.id, kind=record.kind, effect=record.effect, stage=record.stage,
+                          card=record.card, wrong_position=record.wrong_position, corrected_to=record.corrected_to,
+                          void_reason=record.void_reason, deck_restored=ruling.deck_restored)
     return record
 
 

@@ -8,7 +8,9 @@ Duties are separated by role, one per account:
 - ``dealer`` — deals the cards of live tables, nothing else.
 
 Operators sign in through the same hashing and login limit as players (:mod:`.logins`); a
-password change or disabling an account ends all of its sessions. Every change here is audited.
+password change or disabling an account ends all of its sessions. Every change here is audited
+(through :func:`.audit.operator_action`, as the system: accounts are managed from the server's
+command line, where no operator is signed in).
 """
 
 from __future__ import annotations
@@ -78,7 +80,8 @@ def create(username: str, password: str, role: str, *, strict: bool = True) -> O
                    active=True)
     db.session.add(row)
     db.session.flush()
-    audit.record(audit.SYSTEM, "operator_created", operator_id=row.id, username=username, role=chosen.value)
+    audit.operator_action(None, "operator_created", reason=None, before=None,
+                          after={"operator_id": row.id, "username": username, "role": chosen.value})
     return _view(row)
 
 
@@ -97,9 +100,10 @@ def list_operators() -> list[OperatorView]:
 def disable(username: str) -> OperatorView:
     """The operator can no longer sign in, and their open sessions end now."""
     row = _existing(username)
-    row.active = False
+    before, row.active = row.active, False
     sessions.revoke_all(sessions.OPERATOR, row.id)
-    audit.record(audit.SYSTEM, "operator_disabled", operator_id=row.id, username=row.username)
+    audit.operator_action(None, "operator_disabled", reason=None, before={"active": before}, after={"active": False},
+                          account_id=row.id, username=row.username)
     return _view(row)
 
 
@@ -109,7 +113,7 @@ def set_password(username: str, password: str) -> OperatorView:
     row = _existing(username)
     row.password_hash = _checked_password(password, strict=True)
     sessions.revoke_all(sessions.OPERATOR, row.id)
-    audit.record(audit.SYSTEM, "operator_password_set", operator_id=row.id, username=row.username)
+    audit.operator_action(None, "operator_password_set", reason=None, account_id=row.id, username=row.username)
     return _view(row)
 
 

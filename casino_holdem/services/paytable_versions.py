@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
@@ -26,6 +27,9 @@ from . import audit, queries
 from .errors import Conflict, Unprocessable
 from .table_changes import request_change
 from .transaction import clock, transactional
+
+if TYPE_CHECKING:
+    from .operators import OperatorView
 
 IN_USE = "in use"
 #: an exact return figure of a paytable (from the compliance tools, which services never import)
@@ -111,7 +115,7 @@ def keep(paytable: Paytable, actor: str) -> PaytableVersion:
 
 
 @transactional
-def submit(content: bytes, actor: str, *, now: dt.datetime | None = None) -> VersionView:
+def submit(content: bytes, by: OperatorView, *, now: dt.datetime | None = None) -> VersionView:
     """Upload a new version as a draft: validated (every problem named by its key), refused if its
     id and version are already taken by other bytes; the same bytes again are the same version."""
     try:
@@ -129,17 +133,19 @@ def submit(content: bytes, actor: str, *, now: dt.datetime | None = None) -> Ver
     moment = clock(now)
     row = PaytableVersion(sha256=paytable.sha256, paytable_id=paytable.id, version=paytable.version,
                           title=paytable.title, effective_from=paytable.effective_from, content=content,
-                          status=PaytableStatus.DRAFT.value, submitted_by=actor, submitted_at=moment)
+                          status=PaytableStatus.DRAFT.value, submitted_by=audit.actor_of(by), submitted_at=moment)
     db.session.add(row)
     db.session.flush()
-    audit.record(actor, "paytable_submitted", now=moment, paytable=paytable.ref, sha256=paytable.sha256,
-                 effective_from=paytable.effective_from, before=None, after=PaytableStatus.DRAFT.value)
+    audit.operator_action(by, "paytable_submitted", reason=None, now=moment, paytable=paytable.ref,
+                          sha256=paytable.sha256, effective_from=paytable.effective_from, before=None,
+                          after=PaytableStatus.DRAFT.value)
     return _view(row)
 
 
 @transactional
-def approve(version_id: int, actor: str, *, now: dt.datetime | None = None) -> VersionView:
+def approve(version_id: int, by: OperatorView, *, now: dt.datetime | None = None) -> VersionView:
     """Four-eyes: a manager other than the one who submitted the draft approves it."""
+    actor = audit.actor_of(by)
     row = queries.lock(PaytableVersion, version_id)
     if row.status != PaytableStatus.DRAFT:
         raise Conflict(f"status: {row.paytable_id}@{row.version} is {row.status}, not a draft", "status")
@@ -148,20 +154,22 @@ def approve(version_id: int, actor: str, *, now: dt.datetime | None = None) -> V
                        "approved_by")
     moment = clock(now)
     row.status, row.approved_by, row.approved_at = PaytableStatus.APPROVED.value, actor, moment
-    audit.record(actor, "paytable_approved", now=moment, paytable=f"{row.paytable_id}@{row.version}",
-                 sha256=row.sha256, before=PaytableStatus.DRAFT.value, after=PaytableStatus.APPROVED.value)
+    audit.operator_action(by, "paytable_approved", reason=None, now=moment,
+                          paytable=f"{row.paytable_id}@{row.version}", sha256=row.sha256,
+                          before=PaytableStatus.DRAFT.value, after=PaytableStatus.APPROVED.value)
     return _view(row)
 
 
 @transactional
-def retire(version_id: int, actor: str, reason: str, *, now: dt.datetime | None = None) -> VersionView:
+def retire(version_id: int, by: OperatorView, reason: str, *, now: dt.datetime | None = None) -> VersionView:
     """No table may be given this version any more; a table using it now keeps it until reassigned."""
     row = queries.lock(PaytableVersion, version_id)
     if not reason.strip():
         raise Unprocessable("reason: required (every operator action is audited with why)", "reason")
     before, row.status = row.status, PaytableStatus.RETIRED.value
-    audit.record(actor, "paytable_retired", now=now, paytable=f"{row.paytable_id}@{row.version}",
-                 sha256=row.sha256, before=before, after=row.status, reason=reason.strip())
+    audit.operator_action(by, "paytable_retired", reason=reason.strip(), now=now,
+                          paytable=f"{row.paytable_id}@{row.version}", sha256=row.sha256, before=before,
+                          after=row.status)
     return _view(row)
 
 
@@ -180,7 +188,7 @@ def content_of(version_id: int) -> bytes:
 
 
 @transactional
-def assign(table_id: int, version_id: int, actor: str, reason: str, *,
+def assign(table_id: int, version_id: int, by: OperatorView, reason: str, *,
            now: dt.datetime | None = None) -> TableChange:
     """Give a table an approved version: it takes effect when the table's next round opens, never
     inside a round, and never before the version's ``effective_from`` (midnight UTC)."""
@@ -192,7 +200,7 @@ def assign(table_id: int, version_id: int, actor: str, reason: str, *,
     not_before = dt.datetime.combine(row.effective_from, dt.time(), dt.UTC) if row.effective_from > dt.date.min \
         else None
     return request_change(table, {"paytable_id": row.paytable_id, "paytable_version": row.version,
-                                  "paytable_sha256": row.sha256}, actor, reason, not_before=not_before, now=now)
+                                  "paytable_sha256": row.sha256}, by, reason, not_before=not_before, now=now)
 
 
 def _flat(data: dict[str, object], prefix: str = "") -> dict[str, object]:

@@ -14,7 +14,7 @@ import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func, select
 
@@ -26,6 +26,9 @@ from .errors import Conflict, Unprocessable
 from .jackpot import house_move
 from .transaction import clock, transactional
 from .wallet import amount_of, pool_account
+
+if TYPE_CHECKING:
+    from .operators import OperatorView
 
 
 class CorrectionStatus(StrEnum):
@@ -92,7 +95,7 @@ def _correction(correction_id: int) -> PoolCorrection:
 
 
 @transactional
-def request_correction(pool_id: int, amount: Decimal | str | int, reason: str, actor: str, *,
+def request_correction(pool_id: int, amount: Decimal | str | int, reason: str, by: OperatorView, *,
                        now: dt.datetime | None = None) -> dict[str, Any]:
     """R9: a manager asks to correct the pool by ``amount`` (signed base units) with a reason;
     nothing moves until a second manager approves."""
@@ -104,18 +107,20 @@ def request_correction(pool_id: int, amount: Decimal | str | int, reason: str, a
     pool = queries.get(JackpotPool, pool_id)
     moment = clock(now)
     correction = PoolCorrection(pool_id=pool.id, amount=value, reason=reason.strip(),
-                                status=CorrectionStatus.PENDING.value, requested_by=actor, requested_at=moment)
+                                status=CorrectionStatus.PENDING.value, requested_by=audit.actor_of(by),
+                                requested_at=moment)
     db.session.add(correction)
     db.session.flush()
-    audit.record(actor, "pool_correction_requested", now=moment, pool_id=pool.id, correction_id=correction.id,
-                 amount=value, reason=correction.reason, before=pool.amount, after=pool.amount + value)
+    audit.operator_action(by, "pool_correction_requested", reason=correction.reason, now=moment, pool_id=pool.id,
+                          correction_id=correction.id, amount=value, before=pool.amount, after=pool.amount + value)
     return _correction_view(correction)
 
 
 @transactional
-def approve_correction(correction_id: int, actor: str, *, now: dt.datetime | None = None) -> dict[str, Any]:
+def approve_correction(correction_id: int, by: OperatorView, *, now: dt.datetime | None = None) -> dict[str, Any]:
     """Four-eyes: a manager other than the requester applies the correction (R9); the pool never
     goes below zero (R5)."""
+    actor = audit.actor_of(by)
     correction = _correction(correction_id)
     if correction.requested_by == actor:
         raise Conflict(f"decided_by: {actor} requested this correction; a second manager approves it (four-eyes)",
@@ -130,24 +135,25 @@ def approve_correction(correction_id: int, actor: str, *, now: dt.datetime | Non
                              reason=f"{correction.reason} (requested by {correction.requested_by})")
     correction.status, correction.decided_by, correction.decided_at = CorrectionStatus.APPROVED.value, actor, moment
     correction.transaction_id = transaction.id
-    audit.record(actor, "pool_correction", now=moment, pool_id=pool.id, correction_id=correction.id,
-                 amount=correction.amount, reason=correction.reason, requested_by=correction.requested_by,
-                 before=before, after=pool.amount)
+    audit.operator_action(by, "pool_correction", reason=correction.reason, now=moment, pool_id=pool.id,
+                          correction_id=correction.id, amount=correction.amount,
+                          requested_by=correction.requested_by, before=before, after=pool.amount)
     return _correction_view(correction)
 
 
 @transactional
-def reject_correction(correction_id: int, actor: str, reason: str, *,
+def reject_correction(correction_id: int, by: OperatorView, reason: str, *,
                       now: dt.datetime | None = None) -> dict[str, Any]:
     """A second manager turns the correction down; nothing moves."""
     correction = _correction(correction_id)
     if not reason or not reason.strip():
         raise Unprocessable("reason: required (every operator action is audited with why)", "reason")
     moment = clock(now)
-    correction.status, correction.decided_by, correction.decided_at = CorrectionStatus.REJECTED.value, actor, moment
-    audit.record(actor, "pool_correction_rejected", now=moment, pool_id=correction.pool_id,
-                 correction_id=correction.id, reason=reason.strip(), before=CorrectionStatus.PENDING.value,
-                 after=CorrectionStatus.REJECTED.value)
+    correction.status, correction.decided_at = CorrectionStatus.REJECTED.value, moment
+    correction.decided_by = audit.actor_of(by)
+    audit.operator_action(by, "pool_correction_rejected", reason=reason.strip(), now=moment,
+                          pool_id=correction.pool_id, correction_id=correction.id,
+                          before=CorrectionStatus.PENDING.value, after=CorrectionStatus.REJECTED.value)
     return _correction_view(correction)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, select
 from sqlalchemy.orm import selectinload
 
 from ..core.round import FINISHED
@@ -25,6 +25,16 @@ NAMES: dict[type, tuple[str, str]] = {GameTable: ("table", "table"), GameRound: 
                                       JackpotPool: ("pool", "jackpot pool"), Player: ("player", "player"),
                                       PaytableVersion: ("version_id", "paytable version"),
                                       PoolCorrection: ("correction_id", "pool correction")}
+
+#: SQL: a table that opens new rounds and takes bets: open and not suspended (issue 11)
+TAKES_ROUNDS: ColumnElement[bool] = GameTable.is_open.is_(True) & GameTable.suspended_reason.is_(None)
+
+
+def takes_rounds(table: GameTable) -> bool:
+    """Issue 11: a closed or suspended table opens no new round and takes no bet; the round in
+    play finishes (R2)."""
+    return table.is_open and table.suspended_reason is None
+
 
 #: a round is always used with its bets and their decisions
 WITH_BETS = selectinload(GameRound.bets).selectinload(Bet.decisions)

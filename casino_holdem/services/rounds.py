@@ -127,6 +127,8 @@ def place_bets(player_id: int, table_id: int, ante: Decimal | str | int, bonus: 
             raise Conflict(f"request_id: {request_id!r} was already used for different bets", "request_id")
         return _receipt(first, first.round)
     round_row = queries.latest_round(table.id, for_update=True)
+    if table.suspended_reason is not None:
+        raise Conflict(f"table: suspended ({table.suspended_reason}); no bets until it is resumed", "table")
     if round_row is None or round_row.phase != Phase.BETTING.value or not table.is_open:
         raise Conflict("R2.1: betting is closed at this table", "table")
     core = load_round(round_row)

@@ -3,15 +3,18 @@ round in play), and a paytable version never before its ``effective_from``.
 
 A change is stored as pending; the dealer applies every due change just before it opens the
 table's next round (:func:`apply_due`), so the round records the settings it was played under.
+A table nobody bets at keeps one empty round open (R2.1: it is never dealt), so its next round
+may never come: a due change then lands on that empty round (:func:`.dealer_steps.reopen`), under
+which no stake was ever placed, and its betting window starts again under the new settings.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, exists, func, or_, select
 
 from ..extensions import db
 from ..models import GameTable, TableChange
@@ -20,13 +23,17 @@ from . import audit
 from .errors import Unprocessable
 from .transaction import clock
 
-#: what a change may set on a table (R1 cap, R2.1/R6 limits, R8 timers, R5 pool, the paytable)
+if TYPE_CHECKING:
+    from .operators import OperatorView
+
+#: what a change may set on a table (R1 cap and dealing source, R2.1/R6 limits, R8 timers, R5 pool,
+#: the paytable)
 MONEY_SETTINGS = ("ante_min", "ante_max", "bonus_min", "bonus_max")
 SETTINGS = ("ante_min", "ante_max", "bonus_min", "bonus_max", "max_bettors", "betting_seconds",
-            "decision_seconds", "pool_id", "paytable_id", "paytable_version", "paytable_sha256")
+            "decision_seconds", "pool_id", "dealing", "paytable_id", "paytable_version", "paytable_sha256")
 
 
-def request_change(table: GameTable, settings: dict[str, Any], actor: str, reason: str, *,
+def request_change(table: GameTable, settings: dict[str, Any], by: OperatorView, reason: str, *,
                    not_before: dt.datetime | None = None, now: dt.datetime | None = None) -> TableChange:
     """Store a validated change for the next round (joins the caller's transaction) and audit it
     with the values before and after."""
@@ -36,13 +43,13 @@ def request_change(table: GameTable, settings: dict[str, Any], actor: str, reaso
     if unknown:
         raise Unprocessable(f"{unknown[0]}: not a table setting", unknown[0])
     moment = clock(now)
-    change = TableChange(table_id=table.id, settings=jsonable(settings), not_before=not_before, requested_by=actor,
-                         requested_at=moment)
+    change = TableChange(table_id=table.id, settings=jsonable(settings), not_before=not_before,
+                         requested_by=audit.actor_of(by), requested_at=moment)
     db.session.add(change)
     db.session.flush()
-    audit.record(actor, "table_change_requested", table_id=table.id, now=moment, change_id=change.id,
-                 before={key: getattr(table, key) for key in settings}, after=settings, not_before=not_before,
-                 reason=reason.strip())
+    audit.operator_action(by, "table_change_requested", reason=reason.strip(), table_id=table.id, now=moment,
+                          before={key: getattr(table, key) for key in settings}, after=settings,
+                          change_id=change.id, not_before=not_before)
     return change
 
 
@@ -51,6 +58,19 @@ def pending(table_id: int) -> list[TableChange]:
     return list(db.session.scalars(select(TableChange).where(TableChange.table_id == table_id,
                                                              TableChange.applied_at.is_(None))
                                    .order_by(TableChange.id)))
+
+
+def due_clause(table_id: Any, now: dt.datetime) -> ColumnElement[bool]:
+    """SQL: the table has a pending change due at ``now`` (for the dealer's one query)."""
+    return exists().where(TableChange.table_id == table_id, TableChange.applied_at.is_(None),
+                          or_(TableChange.not_before.is_(None), TableChange.not_before <= now))
+
+
+def next_due(table_id: Any, now: dt.datetime) -> Any:
+    """SQL: when the table's next pending change becomes due, if later than ``now``."""
+    return (select(func.min(TableChange.not_before))
+            .where(TableChange.table_id == table_id, TableChange.applied_at.is_(None), TableChange.not_before > now)
+            .scalar_subquery())
 
 
 def apply_due(table: GameTable, now: dt.datetime) -> list[TableChange]:

@@ -1,4 +1,5 @@
-"""Table administration: creating tables, listing them, opening and closing them.
+"""Table administration (issue 11): creating tables, editing them from their next round, opening,
+closing, suspending and resuming them, each an audited operator action.
 
 A table names a paytable file by id, version and SHA-256 (a used version is never edited), links
 to one jackpot pool (R5: tables may share it) and holds its limits in base units (R6 scales them
@@ -11,16 +12,21 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
 from .. import paytable_files
+from ..core.live import DEALING_MODES
 from ..core.money import POOL_QUANTUM, is_multiple_of
 from ..extensions import db
 from ..models import GameTable, JackpotPool
 from . import audit, paytable_versions, queries, table_changes
 from .errors import Conflict, Unprocessable, core_refusals
 from .transaction import transactional
+
+if TYPE_CHECKING:
+    from .operators import OperatorView
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,13 +45,16 @@ class TableView:
     decision_seconds: int
     is_open: bool
     is_demo: bool
+    dealing: str
+    suspended_reason: str | None
 
 
 def view_of(table: GameTable) -> TableView:
     """A table's settings as the operator's commands show them."""
     return TableView(table.id, table.name, f"{table.paytable_id}@{table.paytable_version}", table.paytable_sha256,
                      table.pool_id, table.ante_min, table.ante_max, table.bonus_min, table.bonus_max,
-                     table.max_bettors, table.betting_seconds, table.decision_seconds, table.is_open, table.is_demo)
+                     table.max_bettors, table.betting_seconds, table.decision_seconds, table.is_open, table.is_demo,
+                     table.dealing, table.suspended_reason)
 
 
 @transactional
@@ -53,9 +62,14 @@ def create_table(name: str, pool_id: int, *, paytable: str = paytable_files.DEFA
                  ante_min: Decimal | None = None, ante_max: Decimal | None = None,
                  bonus_min: Decimal | None = None, bonus_max: Decimal | None = None,
                  max_bettors: int | None = None, betting_seconds: int = 15, decision_seconds: int = 15,
-                 is_demo: bool = False, operator: str = "system") -> TableView:
+                 dealing: str = "rng", is_demo: bool = False, by: OperatorView | None = None) -> TableView:
     """A new open table on a paytable file (recorded by id, version and SHA-256) and a pool;
-    limits are base units (R6 scales them per currency)."""
+    limits are base units (R6 scales them per currency); ``dealing`` is who deals it (R1: the
+    server's shuffle, or a live dealer's console). ``by`` None: the system (demo data)."""
+    if not isinstance(name, str) or not 1 <= len(name.strip()) <= 64:
+        raise Unprocessable("name: 1 to 64 characters", "name")
+    name = name.strip()
+    check_dealing(dealing)
     if db.session.scalars(select(GameTable).where(GameTable.name == name)).first() is not None:
         raise Conflict(f"name: a table {name!r} exists", "name")
     queries.get(JackpotPool, pool_id)
@@ -66,13 +80,21 @@ def create_table(name: str, pool_id: int, *, paytable: str = paytable_files.DEFA
     table = GameTable(name=name, paytable_id=table_file.id, paytable_version=table_file.version,
                       paytable_sha256=table_file.sha256, ante_min=ante_min, ante_max=ante_max, bonus_min=bonus_min,
                       bonus_max=bonus_max, max_bettors=max_bettors, betting_seconds=betting_seconds,
-                      decision_seconds=decision_seconds, pool_id=pool_id, is_open=True, is_demo=is_demo)
+                      decision_seconds=decision_seconds, pool_id=pool_id, is_open=True, is_demo=is_demo,
+                      dealing=dealing)
     db.session.add(table)
     db.session.flush()
-    paytable_versions.keep(table_file, audit.operator_actor(operator))
-    audit.record(audit.operator_actor(operator), "table_created", table_id=table.id, name=name,
-                 paytable=table_file.ref, sha256=table_file.sha256, pool_id=pool_id)
+    paytable_versions.keep(table_file, audit.actor_of(by))
+    audit.operator_action(by, "table_created", reason=None, table_id=table.id, before=None, after=view_of(table),
+                          paytable=table_file.ref, sha256=table_file.sha256)
     return view_of(table)
+
+
+def check_dealing(dealing: object) -> str:
+    """R1: a table is dealt by the server's shuffle (``rng``) or a live dealer's console (``live``)."""
+    if dealing not in DEALING_MODES:
+        raise Unprocessable(f"dealing: {dealing!r} must be one of {', '.join(DEALING_MODES)}", "dealing")
+    return str(dealing)
 
 
 def check_settings(*, ante_min: Decimal | None, ante_max: Decimal | None, bonus_min: Decimal | None,
@@ -95,27 +117,28 @@ def check_settings(*, ante_min: Decimal | None, ante_max: Decimal | None, bonus_
 
 #: what :func:`edit_table` may change, each from the table's next round
 EDITABLE = ("ante_min", "ante_max", "bonus_min", "bonus_max", "max_bettors", "betting_seconds", "decision_seconds",
-            "pool_id")
+            "pool_id", "dealing")
 
 
 @transactional
-def edit_table(table_id: int, actor: str, reason: str, *, now: dt.datetime | None = None,
-               **settings: Decimal | int | None) -> TableView:
-    """Change a table's limits, timers, cap or linked pool: validated against the table's other
-    settings now, applied when its next round opens (a round in play keeps what it started with)."""
+def edit_table(table_id: int, by: OperatorView, reason: str, *, now: dt.datetime | None = None,
+               **settings: Decimal | int | str | None) -> TableView:
+    """Change a table's limits, timers, cap, linked pool or dealing source: validated against the
+    table's other settings now, applied when its next round opens (a round in play keeps what it
+    started with)."""
     table = queries.lock(GameTable, table_id)
     unknown = sorted(set(settings) - set(EDITABLE))
     if unknown:
         raise Unprocessable(f"{unknown[0]}: not an editable table setting", unknown[0])
     merged = {key: getattr(table, key) for key in EDITABLE} | settings
     if "pool_id" in settings:
-        queries.get(JackpotPool, int(merged.pop("pool_id")))  # type: ignore[arg-type]
-    else:
-        merged.pop("pool_id")
+        queries.get(JackpotPool, int(merged["pool_id"]))  # type: ignore[arg-type]
+    check_dealing(merged.pop("dealing"))
+    merged.pop("pool_id")
     check_settings(**merged)  # type: ignore[arg-type]
     changed = {key: value for key, value in settings.items() if getattr(table, key) != value}
     if changed:
-        table_changes.request_change(table, changed, actor, reason, now=now)
+        table_changes.request_change(table, changed, by, reason, now=now)
     return view_of(table)
 
 
@@ -134,10 +157,38 @@ def list_tables() -> list[TableView]:
 
 
 @transactional
-def set_table_open(table_id: int, is_open: bool, operator: str, *, now: dt.datetime | None = None) -> TableView:
+def set_table_open(table_id: int, is_open: bool, by: OperatorView, *, now: dt.datetime | None = None) -> TableView:
     """Open or close a table: a closed table finishes the round in play and opens no new one."""
     table = queries.lock(GameTable, table_id)
-    table.is_open = is_open
-    audit.record(audit.operator_actor(operator), "table_opened" if is_open else "table_closed", table_id=table.id,
-                 now=now)
+    before, table.is_open = table.is_open, is_open
+    audit.operator_action(by, "table_opened" if is_open else "table_closed", reason=None, table_id=table.id,
+                          now=now, before={"is_open": before}, after={"is_open": is_open})
+    return view_of(table)
+
+
+@transactional
+def suspend_table(table_id: int, reason: str, by: OperatorView, *, now: dt.datetime | None = None) -> TableView:
+    """Suspend a table (an incident being looked into, R9): it takes no bet and opens no new round
+    until resumed; a round already dealt finishes by the rules (R2, R8), so no stake is stranded."""
+    why = reason.strip() if isinstance(reason, str) else ""
+    if not why or len(why) > 200:
+        raise Unprocessable("reason: required, 1 to 200 characters (a suspension is audited with why)", "reason")
+    table = queries.lock(GameTable, table_id)
+    if table.suspended_reason is not None:
+        raise Conflict(f"table: {table.name} is already suspended ({table.suspended_reason})", "table")
+    table.suspended_reason = why
+    audit.operator_action(by, "table_suspended", reason=why, table_id=table.id, now=now,
+                          before={"suspended_reason": None}, after={"suspended_reason": why})
+    return view_of(table)
+
+
+@transactional
+def resume_table(table_id: int, reason: str, by: OperatorView, *, now: dt.datetime | None = None) -> TableView:
+    """Resume a suspended table: it takes bets and opens rounds again (if it is open)."""
+    table = queries.lock(GameTable, table_id)
+    if table.suspended_reason is None:
+        raise Conflict(f"table: {table.name} is not suspended", "table")
+    before, table.suspended_reason = table.suspended_reason, None
+    audit.operator_action(by, "table_resumed", reason=reason.strip() or None, table_id=table.id, now=now,
+                          before={"suspended_reason": before}, after={"suspended_reason": None})
     return view_of(table)

@@ -288,7 +288,7 @@ class TableSight:
         current = None if self.current is None else self.current.row
         return {"server_time": clock(None).isoformat(), "currency": currency_of(spec),
                 "table": {**_table_summary(self.table, current, spec, self.meters[currency]),
-                          "is_open": self.table.is_open, "chips": chips(self.table, spec)},
+                          "is_open": queries.takes_rounds(self.table), "chips": chips(self.table, spec)},
                 "round": None if self.current is None else self.current.seen_by(viewer),
                 "last_round": None if self.last is None else self.last.seen_by(viewer),
                 "recent": self.recent, "balance": balance if balance is not None else _balance(viewer),

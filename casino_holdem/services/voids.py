@@ -9,7 +9,7 @@ and the stage, in one transaction.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.money import ZERO
 from ..core.round import FINISHED
@@ -21,6 +21,9 @@ from .jackpot import house_move, move
 from .round_rows import load_round, reveal, save_result
 from .transaction import clock, transactional
 from .viewing import house_round
+
+if TYPE_CHECKING:
+    from .operators import OperatorView
 
 
 def refuse_outside_stage(why: VoidReason, cards_dealt: int, at: Stage) -> None:
@@ -36,14 +39,14 @@ def refuse_outside_stage(why: VoidReason, cards_dealt: int, at: Stage) -> None:
 
 
 @transactional
-def void_round(round_id: int, reason: str, stage: str | None = None, *, operator: str,
+def void_round(round_id: int, reason: str, stage: str | None = None, *, by: OperatorView,
                now: dt.datetime | None = None) -> dict[str, Any]:
     """R9: void a round in play: every stake still in play is refunded (a fold made before stands;
     after a shuffler jam once the Player's hole cards were dealt, the Bonus stands and is paid),
     the Progressive contributions come back out of the pool, and the reason and stage are audited.
     ``stage`` defaults to the step under way and cannot be a later one. Returns the round as the
     house sees it (:func:`.viewing.house_round`)."""
-    moment = clock(now)
+    moment, actor = clock(now), audit.actor_of(by)
     why = one_of(VoidReason, reason, "reason")
     table, round_row = queries.lock_round(round_id)
     core = load_round(round_row)
@@ -55,16 +58,17 @@ def void_round(round_id: int, reason: str, stage: str | None = None, *, operator
     pool = queries.lock(JackpotPool, table.pool_id)
     owed = sum((bet.contribution for bet in round_row.bets), ZERO)
     if owed > pool.amount:  # the pool paid out since (R5 never below zero): the house refunds the rest
-        house_move(pool, MovementKind.SEED_TOP_UP, owed - pool.amount, actor=audit.operator_actor(operator),
+        house_move(pool, MovementKind.SEED_TOP_UP, owed - pool.amount, actor=actor,
                    reason=f"R9: void of round {round_row.id} after the pool paid out its contributions")
     pool_before = round_postings.pool_before(pool, round_row)
     with core_refusals("round"):
         result = core.void(why, pool_before, at)
     end = round_postings.voided(round_row, result, pool, core.paytable)
-    move(pool, "void", end.entries, end.movements, actor=audit.operator_actor(operator), round_id=round_row.id,
-         reason=why.value)
-    round_row.void_reason, round_row.void_stage, round_row.voided_by = why.value, at.value, operator
+    phase_before = round_row.phase
+    move(pool, "void", end.entries, end.movements, actor=actor, round_id=round_row.id, reason=why.value)
+    round_row.void_reason, round_row.void_stage, round_row.voided_by = why.value, at.value, by.username
     save_result(round_row, core, result, pool_before, moment)
-    audit.record(audit.operator_actor(operator), "round_void", table_id=table.id, round_id=round_row.id, now=moment,
-                 reason=why.value, stage=at.value, **reveal(round_row, result))
+    audit.operator_action(by, "round_void", reason=why.value, table_id=table.id, round_id=round_row.id, now=moment,
+                          before={"phase": phase_before}, after={"phase": round_row.phase}, stage=at.value,
+                          **reveal(round_row, result))
     return house_round(round_row)

@@ -14,6 +14,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from sqlalchemy import func, select
 from werkzeug.security import generate_password_hash
@@ -38,6 +39,9 @@ from . import audit, queries
 from .errors import Conflict, InsufficientFunds, Unprocessable, core_refusals
 from .round_rows import bettor_of
 from .transaction import locked, transactional
+
+if TYPE_CHECKING:
+    from .operators import OperatorView
 
 #: the players.username column's length
 MAX_USERNAME = 64
@@ -217,10 +221,10 @@ def find_player(username: str) -> PlayerView | None:
 # --- money in, balances -------------------------------------------------------------------------
 
 @transactional
-def deposit(player_id: int, amount: Decimal | str | int, idempotency_key: str, *, actor: str = audit.SYSTEM,
+def deposit(player_id: int, amount: Decimal | str | int, idempotency_key: str, *, by: OperatorView | None = None,
             now: dt.datetime | None = None) -> Balance:
-    """Credit a wallet from the cashier (demo money or an operator's deposit). The same
-    ``idempotency_key`` again returns the balance without a second credit."""
+    """Credit a wallet from the cashier (an operator's deposit, or ``by`` None: the system's demo
+    money). The same ``idempotency_key`` again returns the balance without a second credit."""
     player = queries.get(Player, player_id)
     value = amount_of(amount, "amount")
     spec = currency_spec(player.currency)
@@ -233,9 +237,10 @@ def deposit(player_id: int, amount: Decimal | str | int, idempotency_key: str, *
     key = f"deposit:{idempotency_key}"
     previous = db.session.scalars(select(LedgerTransaction).where(LedgerTransaction.idempotency_key == key)).first()
     if previous is None:
+        before = wallet.balance
         transfer("deposit", cashier, wallet, value, "deposit", player_id=player.id, idempotency_key=key)
-        audit.record(actor, "deposit", player_id=player.id, now=now, amount=value, currency=player.currency,
-                     key=idempotency_key)
+        audit.operator_action(by, "deposit", reason=None, player_id=player.id, now=now, before=before,
+                              after=wallet.balance, amount=value, currency=player.currency, key=idempotency_key)
     elif not any(p.account_id == wallet.id and p.amount == value for p in previous.postings):
         raise Conflict(f"idempotency_key: {idempotency_key!r} was used for another deposit", "idempotency_key")
     return _balance(player)

@@ -132,3 +132,28 @@ def test_correct_the_jackpot_with_a_second_manager(page_of, shot) -> None:
     ben.click("#pools a >> nth=0")
     assert "reconciled" in ben.text_content("#reconciliation")
     shot(ben, "reconciled")
+
+
+def test_create_a_table_then_suspend_and_resume_it(page_of, shot) -> None:
+    ann = page_of("ann")
+    ann.goto("/operator/tables")
+    ann.fill("#create-table-form input[name=name]", "Studio B")
+    ann.fill("#create-table-form input[name=pool_id]", "")
+    ann.click("#create-table-form button[type=submit]")
+    assert "pool_id" in ann.text_content("#create-table-form .field-error")
+    ann.fill("#create-table-form input[name=pool_id]", "1")
+    ann.select_option("#create-table-form select[name=dealing]", "live")
+    ann.click("#create-table-form button[type=submit]")
+    ann.wait_for_selector("text=Table created")
+    table = "section[data-table='Studio B']"
+    assert "live dealer" in ann.text_content(table)
+    pit = page_of("pat")
+    pit.goto("/operator/tables")
+    pit.fill(f"{table} .suspend-form input[name=reason]", "camera down")
+    pit.click(f"{table} .suspend-form button")
+    pit.wait_for_selector("text=no new round opens")
+    assert "Suspended: camera down" in pit.text_content(table)
+    shot(pit, "suspended")
+    pit.click(f"{table} .resume-form button")
+    pit.wait_for_selector(f"{table} .suspend-form")
+    assert "suspended" not in pit.text_content(f"{table} h2")

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from support.app import quick_password_hashes
 from support.casino import RiggedCasino
 
 #: the back office's web layer stands on the operators' sign-in and guard (the auth foundation)
@@ -20,6 +21,11 @@ def _variant(version: int, *, effective_from: str = "2026-12-01", aa: int = 30) 
     text = STANDARD.decode().replace("version = 1", f"version = {version}", 1)
     text = text.replace('effective_from = "2026-12-01"', f'effective_from = "{effective_from}"', 1)
     return text.replace("\naa = 30\n", f"\naa = {aa}\n", 1).encode()
+
+
+@pytest.fixture(autouse=True)
+def _quick_password_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
+    quick_password_hashes(monkeypatch)
 
 
 @pytest.fixture

@@ -12,9 +12,9 @@ import pytest
 from casino_holdem.services import pool_admin, tables, voids
 from casino_holdem.services.audit_log import AuditFilter, search, to_csv, to_json
 from casino_holdem.services.errors import Unprocessable
-from support.casino import SECOND, T0
+from support.casino import SECOND, T0, staff
 
-ANN = "operator:ann"
+ANN = staff("ann", "manager")
 
 
 def test_operator_actions_are_found_by_actor_action_table_round_and_time(casino) -> None:
@@ -22,8 +22,8 @@ def test_operator_actions_are_found_by_actor_action_table_round_and_time(casino)
     round_id = casino.open(table)
     tables.edit_table(table, ANN, "slower", betting_seconds=20, now=T0 + SECOND)
     pool_admin.request_correction(casino.pool(), "5", "meter", ANN, now=T0 + 2 * SECOND)
-    voids.void_round(round_id, "operator", operator="pit", now=T0 + 3 * SECOND)
-    mine = search(AuditFilter(actor=ANN))
+    voids.void_round(round_id, "operator", by=staff("pit", "pit"), now=T0 + 3 * SECOND)
+    mine = search(AuditFilter(actor="operator:ann"))
     assert [entry["action"] for entry in mine] == ["pool_correction_requested", "table_change_requested"]
     change = mine[1]["detail"]
     assert (change["before"], change["after"], change["reason"]) == ({"betting_seconds": 10},

@@ -8,13 +8,16 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from casino_holdem import create_app
 from casino_holdem.cli import main
+from casino_holdem.services.audit_log import AuditFilter, search
 from support.cli import command_runner
 
 
 @pytest.fixture
 def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    return command_runner(tmp_path, monkeypatch, "office.sqlite3")
+    return command_runner(tmp_path, monkeypatch, "office.sqlite3",
+                          staff={"ann": "manager", "ben": "manager", "cfo": "manager", "pat": "pit"})
 
 
 def test_import_approve_and_assign_a_version(run, tmp_path, variant) -> None:
@@ -58,3 +61,23 @@ def test_the_report_as_json_and_csv(run) -> None:
     text = run("report", "--from", "2026-12-01", "--to", "2026-12-02", "--csv", raw=True).output
     assert text.splitlines()[0].startswith("start,end,table_id")
     assert "--to" in run("report", "--from", "2026-12-01", code=2).output
+
+
+@pytest.mark.parametrize(("who", "message"), [("pat", "operator: pat is pit; this is a duty of manager"),
+                                              ("nobody", "operator: no active operator 'nobody'")])
+def test_operator_names_an_account_whose_role_has_the_duty(run, who, message) -> None:
+    """Issue 11: --operator is an account, not free text; the roles' duties hold on the command line too."""
+    refused = run("pool", "create", "Linked") and run("table", "create", "T", "--pool", "1", "--operator", who,
+                                                       code=2)
+    assert message in refused.output and len(refused.output.strip().splitlines()) == 1
+
+
+def test_a_command_is_audited_under_the_operators_id_and_role(run) -> None:
+    run("pool", "create", "Linked")
+    table = run("table", "create", "T", "--pool", "1", "--operator", "ann")
+    run("table", "close", str(table["id"]), "--operator", "pat")
+    with create_app().app_context():
+        entries = search(AuditFilter(table_id=table["id"]))
+    ids = {o["username"]: o["id"] for o in run("operator", "list")}
+    assert {(e["action"], e["detail"]["operator_id"], e["detail"]["role"]) for e in entries} >= {
+        ("table_created", ids["ann"], "manager"), ("table_closed", ids["pat"], "pit")}

@@ -14,9 +14,9 @@ from casino_holdem.models import GameRound, GameTable
 from casino_holdem.services import dealer_steps, paytable_versions, rounds, verify
 from casino_holdem.services.errors import Conflict
 from casino_holdem.services.paytable_versions import PaytableRejected
-from support.casino import SECOND, T0, deck_with
+from support.casino import SECOND, T0, deck_with, staff
 
-ANN, BEN = "operator:ann", "operator:ben"
+ANN, BEN = staff("ann", "manager"), staff("ben", "manager")
 
 
 @pytest.fixture
@@ -60,9 +60,9 @@ def test_four_eyes_the_same_manager_cannot_approve_their_own_version(db, variant
         paytable_versions.approve(draft.id, ANN)
     assert paytable_versions.list_versions()[0].status == "draft"
     approved = paytable_versions.approve(draft.id, BEN)
-    assert (approved.status, approved.approved_by) == ("approved", BEN)
+    assert (approved.status, approved.approved_by) == ("approved", "operator:ben")
     with pytest.raises(Conflict, match="not a draft"):
-        paytable_versions.approve(draft.id, "operator:cy")
+        paytable_versions.approve(draft.id, staff("cy", "manager"))
 
 
 def test_a_draft_cannot_be_assigned(casino, variant) -> None:

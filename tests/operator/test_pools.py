@@ -10,9 +10,9 @@ import pytest
 from casino_holdem.core.money import round_down
 from casino_holdem.services import jackpot, pool_admin, rounds
 from casino_holdem.services.errors import Conflict, NotFound, Unprocessable
-from support.casino import SECOND, T0, deck_with
+from support.casino import SECOND, T0, deck_with, staff
 
-ANN, BEN = "operator:ann", "operator:ben"
+ANN, BEN = staff("ann", "manager"), staff("ben", "manager")
 ROYAL_ON_THE_FLOP = deck_with("As Ks", "2c 3d", "Qs Js Ts 4h 5d")
 
 
@@ -37,10 +37,10 @@ def test_r9_a_correction_moves_nothing_until_a_second_manager_approves(casino) -
     with pytest.raises(Conflict, match="four-eyes"):
         pool_admin.approve_correction(asked["id"], ANN)
     done = pool_admin.approve_correction(asked["id"], BEN)
-    assert (done["status"], done["decided_by"]) == ("approved", BEN)
+    assert (done["status"], done["decided_by"]) == ("approved", "operator:ben")
     assert jackpot.pool_view(pool).amount == Decimal(60)
     with pytest.raises(Conflict, match="already approved"):
-        pool_admin.approve_correction(asked["id"], "operator:cy")
+        pool_admin.approve_correction(asked["id"], staff("cy", "manager"))
     assert pool_admin.reconcile(pool).sound
     casino.assert_sound()
 

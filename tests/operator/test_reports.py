@@ -12,7 +12,7 @@ from casino_holdem.commands.operator import exact_bonus
 from casino_holdem.services import reports, rounds, voids
 from casino_holdem.services.errors import Unprocessable
 from casino_holdem.services.viewing import house_table_view
-from support.casino import SECOND, T0, deck_with
+from support.casino import SECOND, T0, deck_with, staff
 
 DAY = T0.date()
 
@@ -53,7 +53,7 @@ def test_a_void_round_is_reported_and_still_adds_up(played) -> None:
     void_at = T0 + 201 * SECOND
     round_id = house_table_view(table)["round"]["round_id"]
     rounds.place_bets(usd, table, "10", "0", True, request_id="again", now=void_at)
-    voids.void_round(round_id, "card_exposed_during_betting", operator="pit", now=void_at + SECOND)
+    voids.void_round(round_id, "card_exposed_during_betting", by=staff("pit", "pit"), now=void_at + SECOND)
     day = reports.report(*reports.day_bounds(DAY), table)
     assert (day.rounds, day.void_rounds) == (2, 1) and day.ledger_agrees
     assert day.contributions == Decimal("1.9")  # the void's contribution came back out (R9)

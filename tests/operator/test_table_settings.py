@@ -11,9 +11,9 @@ from sqlalchemy import select
 from casino_holdem.models import AuditEntry, GameTable
 from casino_holdem.services import rounds, tables
 from casino_holdem.services.errors import NotFound, Unprocessable
-from support.casino import SECOND, T0
+from support.casino import SECOND, T0, staff
 
-ANN = "operator:ann"
+ANN = staff("ann", "manager")
 
 
 @pytest.mark.parametrize(("settings", "field"), [
@@ -51,7 +51,7 @@ def test_new_limits_apply_from_the_next_round_not_the_one_in_play(casino, db) ->
         rounds.place_bets(player, table, "50", "0", False, request_id="next", now=T0 + 301 * SECOND)
     entries = db.session.scalars(select(AuditEntry).where(AuditEntry.action.like("table_change%"))
                                  .order_by(AuditEntry.id)).all()
-    assert [(e.actor, e.action) for e in entries] == [(ANN, "table_change_requested"),
+    assert [(e.actor, e.action) for e in entries] == [("operator:ann", "table_change_requested"),
                                                        ("system", "table_change_applied")]
     assert entries[0].detail["before"] == {"ante_max": "500"} and entries[0].detail["reason"] == "high rollers"
     casino.assert_sound()

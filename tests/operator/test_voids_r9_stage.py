@@ -9,7 +9,7 @@ import pytest
 
 from casino_holdem.services import rounds, voids
 from casino_holdem.services.errors import Unprocessable
-from support.casino import SECOND, T0
+from support.casino import SECOND, T0, staff
 
 
 @pytest.fixture
@@ -24,7 +24,7 @@ def betting(casino):
 def test_r9_dropped_card_seen_is_refused_before_dealing_begins(betting) -> None:
     casino, _table, round_id, player = betting
     with pytest.raises(Unprocessable, match="dealing has begun") as refused:
-        voids.void_round(round_id, "dropped_card_seen", operator="pit", now=T0 + SECOND)
+        voids.void_round(round_id, "dropped_card_seen", by=staff("pit", "pit"), now=T0 + SECOND)
     assert refused.value.field == "reason" and casino.balance(player) == Decimal(1000 - 15)
     casino.assert_sound()
 
@@ -34,7 +34,7 @@ def test_r9_card_exposed_during_betting_is_refused_once_a_card_is_dealt(betting,
     casino, table, round_id, player = betting
     casino.run(table, T0 + 10 * SECOND)  # the betting window closes: the hole cards are dealt
     with pytest.raises(Unprocessable, match="before the first card"):
-        voids.void_round(round_id, "card_exposed_during_betting", stage, operator="pit", now=T0 + 11 * SECOND)
+        voids.void_round(round_id, "card_exposed_during_betting", stage, by=staff("pit", "pit"), now=T0 + 11 * SECOND)
     assert casino.balance(player) == Decimal(1000 - 15)
     casino.assert_sound()
 
@@ -42,7 +42,7 @@ def test_r9_card_exposed_during_betting_is_refused_once_a_card_is_dealt(betting,
 def test_r9_each_reason_voids_at_its_own_stage(betting) -> None:
     casino, table, round_id, player = betting
     casino.run(table, T0 + 10 * SECOND)
-    view = voids.void_round(round_id, "dropped_card_seen", operator="pit", now=T0 + 11 * SECOND)
+    view = voids.void_round(round_id, "dropped_card_seen", by=staff("pit", "pit"), now=T0 + 11 * SECOND)
     assert view["result"]["void"] == {"reason": "dropped_card_seen", "stage": "hole_cards"}
     assert casino.balance(player) == Decimal(1000)
     casino.assert_sound()

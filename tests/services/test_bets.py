@@ -16,7 +16,7 @@ from casino_holdem.services.errors import (
     NotFound,
     Unprocessable,
 )
-from support.casino import SECOND, T0
+from support.casino import SECOND, T0, staff
 
 
 def test_a_retry_with_the_same_request_id_debits_once(casino) -> None:
@@ -152,6 +152,6 @@ def test_table_settings_are_validated(casino, settings: dict, field: str) -> Non
 def test_a_closed_tables_empty_round_waits_without_filling_the_audit_log(casino, db) -> None:
     table = casino.table()
     casino.open(table)
-    tables.set_table_open(table, False, "pit")
+    tables.set_table_open(table, False, staff("pit", "pit"))
     assert casino.run(table, T0 + 60 * SECOND) == []
     assert not db.session.scalars(select(AuditEntry).where(AuditEntry.action == "betting_extended")).all()

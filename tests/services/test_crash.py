@@ -27,7 +27,7 @@ from casino_holdem.models import (
     Posting,
 )
 from casino_holdem.services import dealer, dealer_steps, rounds, verify, viewing, voids
-from support.casino import SECOND, T0, deck_with
+from support.casino import SECOND, T0, deck_with, staff
 
 
 class Crash(RuntimeError):
@@ -120,6 +120,6 @@ def test_crash_while_settling_a_prize_and_the_dealer_resumes(round_at, monkeypat
 def test_crash_while_voiding(round_at, monkeypatch) -> None:
     casino, table, round_id, alice, _bob = round_at
     rounds.place_bets(alice, table, "10", "5", True, request_id="a", now=T0)
-    crash_everywhere(monkeypatch, lambda: voids.void_round(round_id, "misdeal", operator="pit", now=T0))
+    crash_everywhere(monkeypatch, lambda: voids.void_round(round_id, "misdeal", by=staff("pit", "pit"), now=T0))
     assert casino.balance(alice) == 1000
     casino.assert_sound()

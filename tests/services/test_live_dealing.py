@@ -11,10 +11,10 @@ import pytest
 from sqlalchemy import select
 
 from casino_holdem.models import AuditEntry, GameRound, IncidentRecord
-from casino_holdem.services import history, jackpot, live_dealing, rounds, verify
-from casino_holdem.services.errors import BadRequest, Conflict
+from casino_holdem.services import history, jackpot, live_dealing, rounds, tables, verify
+from casino_holdem.services.errors import BadRequest, Conflict, Unprocessable
 from casino_holdem.services.viewing import NO_COMMITMENT, round_seen_by
-from support.casino import SECOND, T0
+from support.casino import SECOND, T0, staff
 
 #: R1 order: Player 1st, Dealer 1st, Player 2nd, Dealer 2nd, burn, flop ×3, burn, turn, burn, river
 CARDS = ["Ac", "4h", "Ad", "Kd", "5c", "9s", "8s", "2c", "6c", "3h", "7c", "Jd"]
@@ -35,7 +35,7 @@ class LiveRound:
         self.casino = casino
         self.pool = casino.pool(seed=str(POOL_SEED))
         self.table = casino.table(self.pool)
-        live_dealing.set_dealing(self.table, "live", "boss", now=T0)
+        tables.edit_table(self.table, staff("boss", "manager"), "a studio table", dealing="live", now=T0)
         self.round_id = casino.open(self.table)
         self.alice, self.bob = casino.player(), casino.player()
         for player in (self.alice, self.bob):
@@ -66,7 +66,7 @@ class LiveRound:
         return db.session.get(GameRound, self.round_id)
 
     def report(self, kind: str, **detail) -> dict:
-        return live_dealing.report_incident(self.table, kind, operator="pit1", now=self.now, **detail)
+        return live_dealing.report_incident(self.table, kind, by=staff("pit1", "pit"), now=self.now, **detail)
 
 
 @pytest.fixture
@@ -187,9 +187,11 @@ def test_r9_an_incident_that_cannot_happen_now_is_refused_and_not_recorded(live:
 
 
 def test_r1_the_dealing_mode_is_a_table_setting(live: LiveRound) -> None:
-    with pytest.raises(Conflict, match="dealing"):
-        live_dealing.set_dealing(live.table, "robot", "boss")
-    assert live_dealing.set_dealing(live.table, "rng", "boss") == "rng"
+    boss = staff("boss", "manager")
+    with pytest.raises(Unprocessable, match="dealing"):
+        tables.edit_table(live.table, boss, "a robot", dealing="robot")
+    tables.edit_table(live.table, boss, "back to the shuffler", dealing="rng")
+    assert tables.pending_changes(live.table)[0]["settings"] == {"dealing": "rng"}  # from the next round
 
 
 def test_the_scenario_contract_settles_a_live_round_as_the_table_did(live: LiveRound, standard) -> None:

@@ -14,43 +14,44 @@ from support.cli import command_runner
 
 @pytest.fixture
 def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    return command_runner(tmp_path, monkeypatch, "operator.sqlite3")
+    return command_runner(tmp_path, monkeypatch, "operator.sqlite3", staff={"mia": "manager", "pat": "pit"})
 
 
 def test_operator_sets_up_a_table_and_runs_its_pool(run) -> None:
     pool = run("pool", "create", "Linked")
     assert pool["amount"] == "0"
     table = run("table", "create", "Lisbon", "--pool", str(pool["id"]), "--ante", "1", "500", "--bonus", "1", "100",
-                "--max-bettors", "7", "--betting-seconds", "20", "--operator", "pit-boss")
+                "--max-bettors", "7", "--betting-seconds", "20", "--operator", "mia")
     assert table["paytable"] == "standard@1" and table["ante_max"] == "500" and table["is_open"]
-    assert run("table", "close", str(table["id"]), "--operator", "pit-boss")["is_open"] is False
-    assert run("table", "open", str(table["id"]), "--operator", "pit-boss")["is_open"] is True
+    assert run("table", "close", str(table["id"]), "--operator", "pat")["is_open"] is False
+    assert run("table", "open", str(table["id"]), "--operator", "pat")["is_open"] is True
+    suspended = run("table", "suspend", str(table["id"]), "--reason", "camera down", "--operator", "pat")
+    assert suspended["suspended_reason"] == "camera down"
+    assert "already suspended" in run("table", "suspend", str(table["id"]), "--reason", "again", "--operator", "pat",
+                                      code=2).output
+    assert run("table", "resume", str(table["id"]), "--operator", "pat")["suspended_reason"] is None
     assert [t["name"] for t in run("table", "list")] == ["Lisbon"]
-    topped = run("pool", "top-up", str(pool["id"]), "1000.5", "--reason", "seed", "--key", "s1", "--operator", "cfo")
+    topped = run("pool", "top-up", str(pool["id"]), "1000.5", "--reason", "seed", "--key", "s1", "--operator", "mia")
     assert run("pool", "top-up", str(pool["id"]), "1000.5", "--reason", "seed", "--key", "s1",
-               "--operator", "cfo")["amount"] == topped["amount"] == "1000.5"  # R5: recorded once
-    corrected = run("pool", "correct", str(pool["id"]), "--amount", "-0.5", "--reason", "display error",
-                    "--operator", "cfo")
-    assert corrected["amount"] == "1000" and corrected["meters"]["KRW"] == "1000000"  # R6 meter
-    assert run("pool", "list")[0]["amount"] == "1000"
+               "--operator", "mia")["amount"] == topped["amount"] == "1000.5"  # R5: recorded once
+    assert run("pool", "list")[0]["meters"]["KRW"] == "1000500"  # R6 meter
     assert CliRunner().invoke(main, ["audit-ledger"]).exit_code == 0
 
 
 def test_operator_creates_and_credits_a_player(run) -> None:
     player = run("player", "create", "alice", "--currency", "THB", "--password", "s3cret")
     assert player["currency"] == "THB"
-    assert run("player", "deposit", "alice", "2500", "--key", "cash-1", "--operator", "cashier")["balance"] == "2500"
-    assert run("player", "deposit", "alice", "2500", "--key", "cash-1", "--operator", "cashier")["balance"] == "2500"
+    assert run("player", "deposit", "alice", "2500", "--key", "cash-1", "--operator", "mia")["balance"] == "2500"
+    assert run("player", "deposit", "alice", "2500", "--key", "cash-1", "--operator", "mia")["balance"] == "2500"
 
 
 @pytest.mark.parametrize("args, message", [
-    (["pool", "correct", "1", "--amount", "-5", "--reason", "x", "--operator", "o"], "never goes below zero (R5)"),
-    (["pool", "top-up", "1", "0.000001", "--reason", "x", "--operator", "o"], "amount 0.000001: must be positive"),
-    (["table", "create", "T", "--pool", "99", "--operator", "o"], "pool: no jackpot pool 99"),
-    (["table", "close", "42", "--operator", "o"], "table: no table 42"),
+    (["pool", "top-up", "1", "0.000001", "--reason", "x", "--operator", "mia"], "amount 0.000001: must be positive"),
+    (["table", "create", "T", "--pool", "99", "--operator", "mia"], "pool: no jackpot pool 99"),
+    (["table", "close", "42", "--operator", "pat"], "table: no table 42"),
     (["player", "create", "bob", "--currency", "XYZ", "--password", "p"], "XYZ"),
-    (["player", "deposit", "nobody", "10", "--key", "k", "--operator", "o"], "username: no player 'nobody'"),
-    (["void", "7", "--reason", "operator", "--operator", "o"], "round: no round 7"),
+    (["player", "deposit", "nobody", "10", "--key", "k", "--operator", "mia"], "username: no player 'nobody'"),
+    (["void", "7", "--reason", "operator", "--operator", "pat"], "round: no round 7"),
 ])
 def test_refused_requests_exit_2_with_one_line(run, args: list[str], message: str) -> None:
     run("pool", "create", "Linked")
@@ -63,21 +64,23 @@ def test_operator_voids_a_round_in_play(run) -> None:
     from casino_holdem.services.dealer_steps import advance
 
     pool = run("pool", "create", "Linked")
-    table = run("table", "create", "Lisbon", "--pool", str(pool["id"]), "--operator", "pit-boss")
+    table = run("table", "create", "Lisbon", "--pool", str(pool["id"]), "--operator", "mia")
     with create_app().app_context():
         opened = advance(table["id"])
     assert opened is not None
     voided = run("void", str(opened.round_id), "--reason", "card_exposed_during_betting", "--stage", "betting",
-                 "--operator", "pit-boss")
+                 "--operator", "pat")
     assert voided["phase"] == "void" and voided["result"]["void"] == {"reason": "card_exposed_during_betting",
                                                                       "stage": "betting"}
-    assert "already void" in run("void", str(opened.round_id), "--reason", "operator", "--operator", "o", code=2).output
+    again = run("void", str(opened.round_id), "--reason", "operator", "--operator", "pat", code=2)
+    assert "already void" in again.output
 
 
 def test_r1_a_table_is_created_live_and_its_dealing_mode_is_set(run) -> None:
     pool = run("pool", "create", "Linked")
-    table = run("table", "create", "Studio", "--pool", str(pool["id"]), "--dealing", "live", "--operator", "boss")
+    table = run("table", "create", "Studio", "--pool", str(pool["id"]), "--dealing", "live", "--operator", "mia")
     assert table["dealing"] == "live" and table["name"] == "Studio"
-    assert run("table", "dealing", str(table["id"]), "rng", "--operator", "boss") == "rng"
-    refused = run("table", "dealing", str(table["id"]), "robot", "--operator", "boss", code=2)
+    run("table", "dealing", str(table["id"]), "rng", "--reason", "the studio closes", "--operator", "mia")
+    assert run("table", "list")[0]["dealing"] == "live"  # R1: from the table's next round, never inside one
+    refused = run("table", "dealing", str(table["id"]), "robot", "--reason", "x", "--operator", "mia", code=2)
     assert "robot" in refused.output

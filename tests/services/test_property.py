@@ -13,9 +13,9 @@ from sqlalchemy import select
 
 from casino_holdem.extensions import db
 from casino_holdem.models import GameRound
-from casino_holdem.services import dealer_steps, jackpot, rounds, verify, viewing, voids
+from casino_holdem.services import dealer_steps, pool_admin, rounds, verify, viewing, voids
 from casino_holdem.services.errors import ServiceError
-from support.casino import T0, deck_with
+from support.casino import T0, deck_with, staff
 
 DECKS = [None, deck_with("7c 7d", "4h Kd", "7s 7h 2s 9d Jc"), deck_with("2c 3d", "4h Kd", "As Ks Qs Js Ts"),
          deck_with("Ah Kh", "2c 7d", "Qh Jh Th 3s 4d"), deck_with("Ac Ad", "As Ah", "2c 7d 9h Jc 4s")]
@@ -61,9 +61,11 @@ def _apply(op: tuple, players: list[int], table_ids: list[int], pool: int, now: 
     elif kind == "void":
         round_id = _current(table_ids[op[1]])
         if round_id is not None:
-            voids.void_round(round_id, op[2], operator="pit", now=now)
+            voids.void_round(round_id, op[2], by=staff("pit", "pit"), now=now)
     else:
-        jackpot.correct(pool, Decimal(op[1]) / 100, "property test", "tester", now=now)
+        asked = pool_admin.request_correction(pool, Decimal(op[1]) / 100, "property test", staff("ann", "manager"),
+                                              now=now)
+        pool_admin.approve_correction(asked["id"], staff("ben", "manager"), now=now)
     return now
 
 

@@ -9,9 +9,9 @@ import pytest
 from sqlalchemy import select
 
 from casino_holdem.models import AuditEntry
-from casino_holdem.services import jackpot, rounds, verify, voids
+from casino_holdem.services import jackpot, pool_admin, rounds, verify, voids
 from casino_holdem.services.errors import BadRequest, Conflict, Unprocessable
-from support.casino import SECOND, T0, deck_with
+from support.casino import SECOND, T0, deck_with, staff
 
 
 @pytest.fixture
@@ -32,7 +32,7 @@ def test_r9_void_during_betting_refunds_everything(casino) -> None:
     table, player = casino.table(pool), casino.player()
     round_id = casino.open(table)
     rounds.place_bets(player, table, "10", "5", True, request_id="p", now=T0)
-    voids.void_round(round_id, "card_exposed_during_betting", operator="pit", now=T0 + SECOND)
+    voids.void_round(round_id, "card_exposed_during_betting", by=staff("pit", "pit"), now=T0 + SECOND)
     assert casino.balance(player) == Decimal(1000)
     assert jackpot.pool_view(pool).amount == Decimal(50)
     assert verify.replay(round_id).identical
@@ -44,7 +44,7 @@ def test_r9_a_fold_before_the_incident_stands(in_play) -> None:
     rounds.decide(alice, round_id, "fold", request_id="a", now=T0 + 11 * SECOND)
     rounds.decide(bob, round_id, "flop", request_id="b", now=T0 + 11 * SECOND)
     casino.run(table, T0 + 12 * SECOND)
-    view = voids.void_round(round_id, "misdeal", operator="pit", now=T0 + 13 * SECOND)
+    view = voids.void_round(round_id, "misdeal", by=staff("pit", "pit"), now=T0 + 13 * SECOND)
     assert view["result"]["void"] == {"reason": "misdeal", "stage": "flop"} and "deck" in view["reveal"]
     assert casino.balance(alice) == Decimal(1000 - 10 - 5)  # Ante and Bonus lost; Progressive refunded
     assert casino.balance(bob) == Decimal(1000)
@@ -55,7 +55,7 @@ def test_r9_a_fold_before_the_incident_stands(in_play) -> None:
 
 def test_r9_after_a_shuffler_jam_the_bonus_stands(in_play) -> None:
     casino, _pool, _table, round_id, alice, bob = in_play
-    voids.void_round(round_id, "shuffler_jam", operator="pit", now=T0 + 11 * SECOND)
+    voids.void_round(round_id, "shuffler_jam", by=staff("pit", "pit"), now=T0 + 11 * SECOND)
     for player in (alice, bob):  # A-A pays 30 to 1 (R4); every other stake comes back
         assert casino.balance(player) == Decimal(1000 + 5 * 30)
     casino.assert_sound()
@@ -64,28 +64,16 @@ def test_r9_after_a_shuffler_jam_the_bonus_stands(in_play) -> None:
 def test_r9_a_void_is_audited_and_happens_once(in_play, db) -> None:
     casino, _pool, table, round_id, _alice, _bob = in_play
     with pytest.raises(Unprocessable, match="stage"):
-        voids.void_round(round_id, "misdeal", "river", operator="pit")
+        voids.void_round(round_id, "misdeal", "river", by=staff("pit", "pit"))
     with pytest.raises(BadRequest):
-        voids.void_round(round_id, "bad luck", operator="pit")
-    voids.void_round(round_id, "dropped_card_seen", "hole_cards", operator="pit")
+        voids.void_round(round_id, "bad luck", by=staff("pit", "pit"))
+    voids.void_round(round_id, "dropped_card_seen", "hole_cards", by=staff("pit", "pit"))
     with pytest.raises(Conflict, match="R9"):
-        voids.void_round(round_id, "misdeal", operator="pit")
+        voids.void_round(round_id, "misdeal", by=staff("pit", "pit"))
     entry = db.session.scalars(select(AuditEntry).where(AuditEntry.action == "round_void")).one()
     assert (entry.actor, entry.detail["reason"], entry.detail["stage"]) == ("operator:pit", "dropped_card_seen",
                                                                            "hole_cards")
     assert casino.run(table, T0 + 20 * SECOND) == ["opened"]  # the table goes on with a new round
-
-
-def test_r9_operator_pool_corrections_are_audited_and_never_below_zero(casino, db) -> None:
-    pool = casino.pool(seed="10")
-    assert jackpot.correct(pool, "-2.5", "meter showed a wrong amount", "boss").amount == Decimal("7.5")
-    with pytest.raises(Unprocessable, match="below zero"):
-        jackpot.correct(pool, "-8", "too much", "boss")
-    with pytest.raises(Unprocessable, match="reason"):
-        jackpot.correct(pool, "1", " ", "boss")
-    entry = db.session.scalars(select(AuditEntry).where(AuditEntry.action == "pool_correction")).one()
-    assert entry.actor == "operator:boss"
-    casino.assert_sound()
 
 
 def test_r9_void_after_the_pool_paid_out_its_contributions_is_refunded_by_the_house(casino, db) -> None:
@@ -95,8 +83,9 @@ def test_r9_void_after_the_pool_paid_out_its_contributions_is_refunded_by_the_ho
     table, player = casino.table(pool), casino.player()
     round_id = casino.open(table)
     rounds.place_bets(player, table, "10", "0", True, request_id="p", now=T0)
-    jackpot.correct(pool, "-0.5", "meter showed too much", "boss")
-    voids.void_round(round_id, "operator", operator="pit", now=T0 + SECOND)
+    asked = pool_admin.request_correction(pool, "-0.5", "meter showed too much", staff("ann", "manager"))
+    pool_admin.approve_correction(asked["id"], staff("ben", "manager"))
+    voids.void_round(round_id, "operator", by=staff("pit", "pit"), now=T0 + SECOND)
     assert casino.balance(player) == Decimal(1000)
     assert jackpot.pool_view(pool).amount == 0
     top_up = db.session.scalars(select(AuditEntry).where(AuditEntry.action == "round_void")).one()

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections.abc import Iterator
 
@@ -14,6 +15,18 @@ from casino_holdem import create_app, settings
 POSTGRES_URL: str | None = settings.value("CASINO_TEST_DATABASE_URL")
 DATABASES = ["sqlite", pytest.param("postgres", marks=[
     pytest.mark.postgres, pytest.mark.skipif(not POSTGRES_URL, reason="CASINO_TEST_DATABASE_URL is not set")])]
+
+
+def quick_password_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests make many players and operators: a cheap hash method (the stored hash names it, so
+    sign-in still checks it) keeps them fast."""
+    from werkzeug.security import generate_password_hash
+
+    from casino_holdem.services import logins, wallet
+
+    for module in (logins, wallet):
+        monkeypatch.setattr(module, "generate_password_hash",
+                            functools.partial(generate_password_hash, method="pbkdf2:sha256:1000"))
 
 
 def make_app(url: str) -> Flask:

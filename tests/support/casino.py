@@ -14,15 +14,24 @@ import pytest
 
 from casino_holdem.core.cards import FULL_DECK, Card, parse_cards
 from casino_holdem.core.phases import BOARD_POSITIONS, DEALER_POSITIONS, PLAYER_POSITIONS
-from casino_holdem.services import dealer_steps, jackpot, tables, verify, wallet
+from casino_holdem.services import dealer_steps, jackpot, operators, tables, verify, wallet
+from casino_holdem.services.operators import OperatorView, Role
 
 T0 = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.UTC)
 SECOND = dt.timedelta(seconds=1)
 BETTING, DECISION = 10, 10
 PASSWORD = "correct horse"
+#: every test operator's password (long enough for an operator account)
+OPERATOR_PASSWORD = "a long password"
 #: the limits and timers of every test table unless a test says otherwise
 TABLE_SETTINGS: dict[str, Any] = {"ante_min": Decimal(1), "ante_max": Decimal(500), "bonus_min": Decimal(1),
                                   "bonus_max": Decimal(100), "betting_seconds": BETTING, "decision_seconds": DECISION}
+
+
+def staff(username: str, role: str) -> OperatorView:
+    """An operator as the services take it, without an account row (id 0): for the tests that only
+    need someone to act; a test of who is audited makes the account (:meth:`Casino.operator`)."""
+    return OperatorView(0, username, Role(role), True)
 
 
 def deck_with(player: str, dealer: str, board: str) -> tuple[Card, ...]:
@@ -50,11 +59,16 @@ class Casino:
     def seeded_pool(self, seed: str) -> int:
         pool = jackpot.ensure_pool(f"pool{next(self.names)}")
         if Decimal(seed):
-            jackpot.top_up(pool.id, seed, "test seed", "tester")
+            jackpot.top_up(pool.id, seed, "test seed", None)
         return pool.id
 
     def linked_table(self, name: str, pool_id: int, **settings: Any) -> int:
         return tables.create_table(name, pool_id, **{**TABLE_SETTINGS, **settings}).id
+
+    @staticmethod
+    def operator(username: str, role: str) -> OperatorView:
+        """A back-office account (issue 11): the services audit an action under its id and role."""
+        return operators.find(username) or operators.create(username, OPERATOR_PASSWORD, role)
 
 
 class RiggedCasino(Casino):

@@ -14,7 +14,8 @@ from werkzeug.test import TestResponse
 
 from casino_holdem.services import dealer_steps
 
-from .casino import PASSWORD, Casino
+from .casino import OPERATOR_PASSWORD, PASSWORD, Casino
+from .operator_routes import ANONYMOUS, PLAYER
 
 Listener = Callable[[str, TestResponse], None]
 
@@ -47,12 +48,20 @@ class Client:
     def post(self, path: str, body: Any = None, **options: Any) -> TestResponse:
         return self.send("POST", path, body, **options)
 
-    def login(self, username: str, password: str = PASSWORD) -> TestResponse:
+    def _sign_in(self, path: str, username: str, password: str) -> TestResponse:
+        """Sign in at ``path`` and keep the new session's CSRF token."""
         self.refresh_token()
-        response = self.post("/api/session", {"username": username, "password": password})
+        response = self.post(path, {"username": username, "password": password})
         if response.status_code == 200:
             self.token = response.get_json()["csrf_token"]
         return response
+
+    def login(self, username: str, password: str = PASSWORD) -> TestResponse:
+        return self._sign_in("/api/session", username, password)
+
+    def operator_login(self, username: str, password: str = OPERATOR_PASSWORD) -> TestResponse:
+        """Sign in to the back office (issue 11)."""
+        return self._sign_in("/api/operator/session", username, password)
 
     def events(self, path: str, count: int) -> list[dict[str, Any]]:
         """Read ``count`` ``state`` events of a stream (fewer if it ends first), then close it."""
@@ -105,6 +114,27 @@ class WebCasino(Casino):
         for _ in range(2):
             clock.tick(dt.timedelta(seconds=11))
             self.advance(table_id)
+
+    def operator_client(self, username: str, role: str | None = None, password: str = OPERATOR_PASSWORD) -> Client:
+        """A client signed in to the back office as ``username`` (created with ``role`` first when given)."""
+        if role is not None:
+            self.operator(username, role)
+        client = Client(self.app, self.listener)
+        response = client.operator_login(username, password)
+        assert response.status_code == 200, response.get_json()
+        return client
+
+    def visitor(self, who: str) -> Client:
+        """The authorization matrix's visitors: :data:`ANONYMOUS`, a :data:`PLAYER` or an operator of role ``who``."""
+        if who == ANONYMOUS:
+            client = self.client()
+            client.refresh_token()
+            return client
+        if who == PLAYER:
+            name = f"punter{next(self.names)}"
+            self.player(name)
+            return self.client(name)
+        return self.operator_client(f"{who}{next(self.names)}", who)
 
     @staticmethod
     def advance(table_id: int) -> list[str]:

@@ -2,26 +2,20 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator
 
 import pytest
 from freezegun import freeze_time
 from freezegun.api import FrozenDateTimeFactory
 
+from support.app import quick_password_hashes
 from support.casino import T0
 from support.web import WebCasino
 
 
 @pytest.fixture(autouse=True)
 def _quick_password_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Tests make many players: a cheap hash method (the stored hash names it) keeps them fast."""
-    from werkzeug.security import generate_password_hash
-
-    from casino_holdem.services import wallet
-
-    monkeypatch.setattr(wallet, "generate_password_hash",
-                        functools.partial(generate_password_hash, method="pbkdf2:sha256:1000"))
+    quick_password_hashes(monkeypatch)
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ end after inactivity, and one guard decides every back-office route, as the rout
 from __future__ import annotations
 
 import datetime as dt
-import functools
 
 import pytest
 from flask import Blueprint, Flask
@@ -14,27 +13,9 @@ from casino_holdem.models import AuditEntry
 from casino_holdem.services import audit, demo, logins, operators
 from casino_holdem.services.operators import Role
 from casino_holdem.web.operator_auth import operator_required
+from support.casino import OPERATOR_PASSWORD as SECRET
 from support.operator_routes import ALLOWED, VISITORS, expected, operator_routes
-from support.web import Client, WebCasino
-
-SECRET = "a long password"
-
-
-@pytest.fixture(autouse=True)
-def _quick_operator_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
-    from werkzeug.security import generate_password_hash
-
-    monkeypatch.setattr(logins, "generate_password_hash",
-                        functools.partial(generate_password_hash, method="pbkdf2:sha256:1000"))
-
-
-def _sign_in(casino: WebCasino, username: str, password: str = SECRET) -> Client:
-    client = casino.client()
-    client.refresh_token()
-    response = client.post("/api/operator/session", {"username": username, "password": password})
-    assert response.status_code == 200, response.get_json()
-    client.token = response.get_json()["csrf_token"]
-    return client
+from support.web import WebCasino
 
 
 def _guarded_routes(app: Flask) -> None:
@@ -48,22 +29,10 @@ def _guarded_routes(app: Flask) -> None:
     app.register_blueprint(probe)
 
 
-def _visitor(casino: WebCasino, who: str) -> Client:
-    if who == "anonymous":
-        client = casino.client()
-        client.refresh_token()
-        return client
-    if who == "player":
-        casino.player("alice")
-        return casino.client("alice")
-    operators.create(f"{who}9", SECRET, who)
-    return _sign_in(casino, f"{who}9")
-
-
 @pytest.mark.parametrize("who", VISITORS)
 def test_every_operator_route_admits_exactly_its_roles(app, casino: WebCasino, who: str) -> None:
     _guarded_routes(app)
-    client = _visitor(casino, who)
+    client = casino.visitor(who)
     # the back office's own routes are walked by tests/operator/test_web.py (with ids and bodies)
     guarded = [route for route in operator_routes(app) if route.roles is not None
                and not route.endpoint.startswith(("operator_api.", "operator_pages."))]
@@ -130,7 +99,7 @@ def test_the_operator_sign_in_is_rate_limited_like_the_players(casino: WebCasino
 def test_an_operator_session_ends_after_the_idle_limit(casino: WebCasino, clock, monkeypatch) -> None:
     monkeypatch.setenv("CASINO_OPERATOR_IDLE_SECONDS", "900")
     operators.create("pit1", SECRET, "pit")
-    client = _sign_in(casino, "pit1")
+    client = casino.operator_client("pit1")
     for _ in range(3):
         clock.tick(dt.timedelta(minutes=14))
         assert client.get("/operator/").status_code == 200
@@ -142,10 +111,10 @@ def test_an_operator_session_ends_after_the_idle_limit(casino: WebCasino, clock,
 def test_signing_out_and_disabling_end_the_operator_sessions(casino: WebCasino) -> None:
     operators.create("pit1", SECRET, "pit")
     operators.create("manager1", SECRET, "manager")
-    pit = _sign_in(casino, "pit1")
+    pit = casino.operator_client("pit1")
     assert pit.send("DELETE", "/api/operator/session").get_json()["authenticated"] is False
     assert pit.get("/operator/").status_code == 302
-    manager = _sign_in(casino, "manager1")
+    manager = casino.operator_client("manager1")
     operators.disable("manager1")
     assert manager.get("/api/operator/session").get_json()["authenticated"] is False
     client = casino.client()
@@ -155,10 +124,10 @@ def test_signing_out_and_disabling_end_the_operator_sessions(casino: WebCasino) 
 
 def test_a_new_password_ends_the_sessions_signed_in_with_the_old_one(casino: WebCasino) -> None:
     operators.create("pit1", SECRET, "pit")
-    client = _sign_in(casino, "pit1")
+    client = casino.operator_client("pit1")
     operators.set_password("pit1", "another long one")
     assert client.get("/api/operator/session").get_json()["authenticated"] is False
-    _sign_in(casino, "pit1", "another long one")
+    casino.operator_client("pit1", password="another long one")
 
 
 def test_the_demo_operators_sign_in_with_the_demo_password(casino: WebCasino) -> None:
@@ -168,7 +137,7 @@ def test_the_demo_operators_sign_in_with_the_demo_password(casino: WebCasino) ->
         ("pit1", "pit"), ("manager1", "manager"), ("manager2", "manager"), ("auditor1", "auditor"),
         ("dealer1", "dealer")]
     for username, _ in demo.OPERATORS:
-        assert _sign_in(casino, username, demo.PASSWORD).get("/operator/").status_code == 200
+        assert casino.operator_client(username, password=demo.PASSWORD).get("/operator/").status_code == 200
 
 
 def test_an_operator_action_is_audited_with_who_when_what_before_after_and_why(db, casino: WebCasino, clock) -> None:

@@ -13,7 +13,7 @@ from ...services.audit_log import AuditFilter, search, to_csv, to_json
 from ...services.jackpot import list_pools
 from ...services.operators import Role
 from ..operator_auth import operator_required
-from .inputs import actor, body, day, instant, operator_name, table_settings, text, whole
+from .inputs import body, day, instant, me, new_table, table_settings, text, whole
 
 bp = Blueprint("operator_api", __name__, url_prefix="/api/operator")
 PIT, MANAGER, AUDITOR = Role.PIT, Role.MANAGER, Role.AUDITOR
@@ -42,7 +42,7 @@ def paytable_list() -> tuple[Response, int]:
 def paytable_submit() -> tuple[Response, int]:
     content = text(body(), "content", limit=100_000)
     try:
-        return _json(paytable_versions.submit(content.encode("utf-8"), actor()), 201)
+        return _json(paytable_versions.submit(content.encode("utf-8"), me()), 201)
     except paytable_versions.PaytableRejected as error:
         return _rejected(error)
 
@@ -50,13 +50,13 @@ def paytable_submit() -> tuple[Response, int]:
 @bp.post("/paytables/<int:version_id>/approve")
 @operator_required(MANAGER)
 def paytable_approve(version_id: int) -> tuple[Response, int]:
-    return _json(paytable_versions.approve(version_id, actor()))
+    return _json(paytable_versions.approve(version_id, me()))
 
 
 @bp.post("/paytables/<int:version_id>/retire")
 @operator_required(MANAGER)
 def paytable_retire(version_id: int) -> tuple[Response, int]:
-    return _json(paytable_versions.retire(version_id, actor(), text(body(), "reason")))
+    return _json(paytable_versions.retire(version_id, me(), text(body(), "reason")))
 
 
 @bp.get("/paytables/<int:left_id>/compare/<int:right_id>")
@@ -73,6 +73,14 @@ def table_list() -> tuple[Response, int]:
     return _json({"tables": tables.list_tables()})
 
 
+@bp.post("/tables")
+@operator_required(MANAGER)
+def table_create() -> tuple[Response, int]:
+    """A new open table on the standard paytable; a version is assigned afterwards."""
+    name, pool, settings = new_table(body())
+    return _json(tables.create_table(name, pool, by=me(), **settings), 201)  # type: ignore[arg-type]
+
+
 @bp.get("/tables/<int:table_id>/changes")
 @operator_required(PIT, MANAGER, AUDITOR)
 def table_changes(table_id: int) -> tuple[Response, int]:
@@ -83,14 +91,14 @@ def table_changes(table_id: int) -> tuple[Response, int]:
 @operator_required(MANAGER)
 def table_edit(table_id: int) -> tuple[Response, int]:
     data = body()
-    return _json(tables.edit_table(table_id, actor(), text(data, "reason"), **table_settings(data)))
+    return _json(tables.edit_table(table_id, me(), text(data, "reason"), **table_settings(data)))
 
 
 @bp.post("/tables/<int:table_id>/paytable")
 @operator_required(MANAGER)
 def table_paytable(table_id: int) -> tuple[Response, int]:
     data = body()
-    change = paytable_versions.assign(table_id, whole(data.get("version_id"), "version_id"), actor(),
+    change = paytable_versions.assign(table_id, whole(data.get("version_id"), "version_id"), me(),
                                       text(data, "reason"))
     return _json({"table_id": table_id, "settings": change.settings, "not_before": change.not_before}, 202)
 
@@ -98,13 +106,25 @@ def table_paytable(table_id: int) -> tuple[Response, int]:
 @bp.post("/tables/<int:table_id>/open")
 @operator_required(PIT, MANAGER)
 def table_open(table_id: int) -> tuple[Response, int]:
-    return _json(tables.set_table_open(table_id, True, operator_name()))
+    return _json(tables.set_table_open(table_id, True, me()))
 
 
 @bp.post("/tables/<int:table_id>/close")
 @operator_required(PIT, MANAGER)
 def table_close(table_id: int) -> tuple[Response, int]:
-    return _json(tables.set_table_open(table_id, False, operator_name()))
+    return _json(tables.set_table_open(table_id, False, me()))
+
+
+@bp.post("/tables/<int:table_id>/suspend")
+@operator_required(PIT, MANAGER)
+def table_suspend(table_id: int) -> tuple[Response, int]:
+    return _json(tables.suspend_table(table_id, text(body(), "reason", limit=200), me()))
+
+
+@bp.post("/tables/<int:table_id>/resume")
+@operator_required(PIT, MANAGER)
+def table_resume(table_id: int) -> tuple[Response, int]:
+    return _json(tables.resume_table(table_id, text(body(), "reason", required=False), me()))
 
 
 # --- R9: voids ----------------------------------------------------------------------------------
@@ -114,7 +134,7 @@ def table_close(table_id: int) -> tuple[Response, int]:
 def round_void(round_id: int) -> tuple[Response, int]:
     data = body()
     stage = text(data, "stage", limit=16, required=False) or None
-    return _json(voids.void_round(round_id, text(data, "reason", limit=40), stage, operator=operator_name()))
+    return _json(voids.void_round(round_id, text(data, "reason", limit=40), stage, by=me()))
 
 
 # --- jackpot pools ------------------------------------------------------------------------------
@@ -149,19 +169,19 @@ def pool_corrections(pool_id: int) -> tuple[Response, int]:
 def pool_request_correction(pool_id: int) -> tuple[Response, int]:
     data = body()
     return _json(pool_admin.request_correction(pool_id, text(data, "amount", limit=40), text(data, "reason"),
-                                               actor()), 201)
+                                               me()), 201)
 
 
 @bp.post("/corrections/<int:correction_id>/approve")
 @operator_required(MANAGER)
 def correction_approve(correction_id: int) -> tuple[Response, int]:
-    return _json(pool_admin.approve_correction(correction_id, actor()))
+    return _json(pool_admin.approve_correction(correction_id, me()))
 
 
 @bp.post("/corrections/<int:correction_id>/reject")
 @operator_required(MANAGER)
 def correction_reject(correction_id: int) -> tuple[Response, int]:
-    return _json(pool_admin.reject_correction(correction_id, actor(), text(body(), "reason")))
+    return _json(pool_admin.reject_correction(correction_id, me(), text(body(), "reason")))
 
 
 # --- reports, the audit log, game recall --------------------------------------------------------

@@ -10,8 +10,8 @@ from typing import Any
 
 from flask import request
 
-from ...services import audit
 from ...services.errors import BadRequest
+from ...services.operators import OperatorView
 from ..security import current_operator
 
 #: table settings that are amounts (base units, R6) and whole numbers
@@ -19,19 +19,12 @@ AMOUNTS = ("ante_min", "ante_max", "bonus_min", "bonus_max")
 WHOLE = ("max_bettors", "betting_seconds", "decision_seconds", "pool_id")
 
 
-def actor() -> str:
-    """The signed-in operator as the audit log names them."""
+def me() -> OperatorView:
+    """The signed-in operator, whom every back-office action is audited under (id and role)."""
     operator = current_operator()
     if operator is None:  # the guard ran first; this is a programming error, not a visitor's
-        raise RuntimeError("actor() outside an operator_required view")
-    return audit.operator_actor(operator.username)
-
-
-def operator_name() -> str:
-    operator = current_operator()
-    if operator is None:
-        raise RuntimeError("operator_name() outside an operator_required view")
-    return operator.username
+        raise RuntimeError("me() outside an operator_required view")
+    return operator
 
 
 def body() -> dict[str, Any]:
@@ -69,9 +62,9 @@ def amount(value: Any, name: str) -> Decimal:
         raise BadRequest(f"{name}: an exact decimal string such as \"10.50\"", name) from None
 
 
-def table_settings(data: Mapping[str, Any]) -> dict[str, Decimal | int | None]:
+def table_settings(data: Mapping[str, Any]) -> dict[str, Decimal | int | str | None]:
     """The table settings present in ``data``; an empty limit clears it."""
-    settings: dict[str, Decimal | int | None] = {}
+    settings: dict[str, Decimal | int | str | None] = {}
     for name in AMOUNTS:
         if name in data:
             settings[name] = None if data[name] in (None, "") else amount(data[name], name)
@@ -80,7 +73,18 @@ def table_settings(data: Mapping[str, Any]) -> dict[str, Decimal | int | None]:
             settings[name] = whole(data[name], name)
     if "max_bettors" in data and data["max_bettors"] in (None, ""):
         settings["max_bettors"] = None
+    if data.get("dealing") not in (None, ""):
+        settings["dealing"] = text(data, "dealing", limit=8)
     return settings
+
+
+def new_table(data: Mapping[str, Any]) -> tuple[str, int, dict[str, Decimal | int | str | None]]:
+    """A table to create (issue 11): its name, linked pool (R5) and settings."""
+    settings = table_settings(data)
+    pool = settings.pop("pool_id", None)
+    if pool is None:
+        raise BadRequest("pool_id: required, the jackpot pool the table is linked to (R5)", "pool_id")
+    return text(data, "name", limit=64), int(pool), settings
 
 
 def instant(value: str | None, name: str) -> dt.datetime | None:

@@ -19,7 +19,7 @@ from ...services.operators import Role
 from ..operator_auth import operator_required
 from ..security import current_operator
 from .api import audit_filter
-from .inputs import actor, day, operator_name, table_settings, whole
+from .inputs import day, me, new_table, table_settings, whole
 
 bp = Blueprint("operator_pages", __name__, url_prefix="/operator")
 PIT, MANAGER, AUDITOR = Role.PIT, Role.MANAGER, Role.AUDITOR
@@ -62,14 +62,14 @@ def paytables_change() -> Page:
     form, step = request.form, request.form.get("step")
     if step == "approve":
         return _paytables(*_attempt(
-            lambda: paytable_versions.approve(whole(form.get("version_id"), "version_id"), actor()), "Approved."))
+            lambda: paytable_versions.approve(whole(form.get("version_id"), "version_id"), me()), "Approved."))
     if step == "assign":
         return _paytables(*_attempt(lambda: paytable_versions.assign(
-            whole(form.get("table_id"), "table_id"), whole(form.get("version_id"), "version_id"), actor(),
+            whole(form.get("table_id"), "table_id"), whole(form.get("version_id"), "version_id"), me(),
             form.get("reason", "")), "Assigned: it takes effect from the table's next round."))
     upload = request.files.get("file")
     content = upload.read() if upload and upload.filename else form.get("content", "").encode("utf-8")
-    return _paytables(*_attempt(lambda: paytable_versions.submit(content, actor()), "Draft stored."))
+    return _paytables(*_attempt(lambda: paytable_versions.submit(content, me()), "Draft stored."))
 
 
 @bp.get("/paytables/<int:left_id>/compare/<int:right_id>")
@@ -92,20 +92,46 @@ def table_list() -> Page:
     return _tables({})
 
 
+@bp.post("/tables")
+@operator_required(MANAGER)
+def table_create() -> Page:
+    """A new open table on the standard paytable (a manager then assigns it an approved version)."""
+    def create() -> None:
+        name, pool, settings = new_table(request.form)
+        tables.create_table(name, pool, by=me(), **settings)  # type: ignore[arg-type]
+
+    return _tables(*_attempt(create, "Table created: it opens its first round now."))
+
+
 @bp.post("/tables/<int:table_id>/state")
 @operator_required(PIT, MANAGER)
 def table_state(table_id: int) -> Page:
     """Open a table, or close it (the round in play finishes first)."""
     opening = request.form.get("step") == "open"
-    return _tables(*_attempt(lambda: tables.set_table_open(table_id, opening, operator_name()),
+    return _tables(*_attempt(lambda: tables.set_table_open(table_id, opening, me()),
                              f"Table {table_id} {'opened' if opening else 'closes after the round in play'}."))
+
+
+@bp.post("/tables/<int:table_id>/suspend")
+@operator_required(PIT, MANAGER)
+def table_suspend(table_id: int) -> Page:
+    """Suspend a table: no bet and no new round until resumed; the round in play finishes."""
+    return _tables(*_attempt(lambda: tables.suspend_table(table_id, request.form.get("reason", ""), me()),
+                             f"Table {table_id} suspended: the round in play finishes, no new round opens."))
+
+
+@bp.post("/tables/<int:table_id>/resume")
+@operator_required(PIT, MANAGER)
+def table_resume(table_id: int) -> Page:
+    return _tables(*_attempt(lambda: tables.resume_table(table_id, request.form.get("reason", ""), me()),
+                             f"Table {table_id} resumed."))
 
 
 @bp.post("/tables/<int:table_id>/settings")
 @operator_required(MANAGER)
 def table_settings_change(table_id: int) -> Page:
     form = request.form
-    return _tables(*_attempt(lambda: tables.edit_table(table_id, actor(), form.get("reason", ""),
+    return _tables(*_attempt(lambda: tables.edit_table(table_id, me(), form.get("reason", ""),
                                                        **table_settings(form)),
                              "Saved: the new settings take effect from the table's next round."))
 
@@ -119,7 +145,7 @@ def void() -> Page:
         form = request.form
         errors, status, done = _attempt(lambda: voids.void_round(
             whole(form.get("round_id"), "round_id"), form.get("reason", ""), form.get("stage") or None,
-            operator=operator_name()), "Round void: stakes refunded, contributions reversed (R9).")
+            by=me()), "Round void: stakes refunded, contributions reversed (R9).")
     return _render("void.html", errors, status, done, reasons=list(VoidReason), stages=list(Stage))
 
 
@@ -143,12 +169,12 @@ def pools_change() -> Page:
     if step in ("approve", "reject"):
         correction = whole(form.get("correction_id"), "correction_id")
         if step == "approve":
-            return _pools(*_attempt(lambda: pool_admin.approve_correction(correction, actor()),
+            return _pools(*_attempt(lambda: pool_admin.approve_correction(correction, me()),
                                     f"Correction {correction} approved."))
-        return _pools(*_attempt(lambda: pool_admin.reject_correction(correction, actor(), form.get("reason", "")),
+        return _pools(*_attempt(lambda: pool_admin.reject_correction(correction, me(), form.get("reason", "")),
                                 f"Correction {correction} rejected."))
     return _pools(*_attempt(lambda: pool_admin.request_correction(
-        whole(form.get("pool_id"), "pool_id"), form.get("amount", ""), form.get("reason", ""), actor()),
+        whole(form.get("pool_id"), "pool_id"), form.get("amount", ""), form.get("reason", ""), me()),
         "Correction requested: a second manager approves it."))
 
 
