@@ -35,7 +35,7 @@ from ..core.phases import ANTE_MULTIPLE, Action
 from ..core.round import FINISHED, Bettor, Phase, Round
 from ..extensions import db
 from ..models import AwardRecord, Bet, GameRound, GameTable, IncidentRecord, Player
-from . import jackpot, queries, tables, wallet
+from . import jackpot, paytable_figures, queries, tables, wallet
 from .errors import Unprocessable
 from .round_rows import load_round, table_paytable
 from .transaction import clock, transactional
@@ -339,6 +339,7 @@ class TableSight:
     meters: dict[str, Decimal]
     recent: list[dict[str, Any]]
     paytable: Paytable
+    returns: dict[str, Any] | None      # issue 13: each bet's exact return (None while computing)
 
     @classmethod
     def of(cls, table_id: int) -> TableSight:
@@ -346,7 +347,8 @@ class TableSight:
         current, last = queries.latest_round(table.id), queries.latest_round(table.id, finished=True)
         return cls(table, None if current is None else RoundSight.of(current),
                    None if last is None or last is current else RoundSight.of(last),
-                   dict(jackpot.pool_view(table.pool_id).meters), _recent(table.id), table_paytable(table))
+                   dict(jackpot.pool_view(table.pool_id).meters), _recent(table.id), table_paytable(table),
+                   paytable_figures.player_returns(table.paytable_sha256))
 
     def bettors(self) -> set[int]:
         """The players whose own part (and balance) this table's change may have changed."""
@@ -364,7 +366,7 @@ class TableSight:
                 "round": None if self.current is None else self.current.seen_by(viewer),
                 "last_round": None if self.last is None else self.last.seen_by(viewer),
                 "recent": self.recent, "balance": balance if balance is not None else _balance(viewer),
-                "rules": _rules(self.paytable, spec, _sharers(current, viewer))}
+                "rules": {**_rules(self.paytable, spec, _sharers(current, viewer)), "returns": self.returns}}
 
 
 @dataclass(frozen=True, slots=True)

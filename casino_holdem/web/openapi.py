@@ -165,7 +165,17 @@ SCHEMAS: dict[str, Any] = {
                                                   "void": {"type": "string", "nullable": True},
                                                   "player": {**_ref("HandName"), "nullable": True},
                                                   "dealer": {**_ref("HandName"), "nullable": True}})},
-                        "balance": _ref("Balance")}),
+                        "balance": _ref("Balance"),
+                        "rules": {"type": "object", "description": "the rules panel: pay tables and prizes (R3-R6)",
+                                  "properties": {"returns": {**_obj({
+                                      "strategy": {"type": "string", "example": "optimal"},
+                                      "bets": {"type": "object", "additionalProperties": {"type": "string"},
+                                               "description": "each main-game bet's return in percent (R3)"},
+                                      "main": {"type": "string", "description": "the four bets together, percent"},
+                                      "bonus": {"type": "string", "description": "R4, percent"},
+                                      "progressive": {"type": "string", "description": "R5 long-run return, percent"},
+                                  }), "nullable": True, "description": "the exact returns to player of the paytable "
+                                                                       "(casino-holdem rtp); null while computing"}}}}),
     "BetRequest": _obj({"ante": AMOUNT, "bonus": {**AMOUNT, "default": "0"},
                         "progressive": {"type": "boolean", "default": False}, "request_id": REQUEST_ID},
                        ("ante", "request_id")),
