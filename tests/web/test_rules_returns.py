@@ -26,3 +26,12 @@ def test_the_rules_panel_shows_each_bets_return_once_computed(casino: WebCasino)
     panel = page[page.index('id="rules-returns"'):]
     assert "rules-returns-computing" not in page
     assert all(text in panel for text in ("River bet", "99.00 %", "91.46 %", "95.00 %"))
+
+
+def test_the_returns_read_in_the_players_language(casino: WebCasino) -> None:
+    casino.player("somchai")
+    table = casino.table()
+    client = casino.client("somchai")
+    client.http.post("/language", data={"language": "th", "next": "/", "csrf_token": client.refresh_token()})
+    page = client.get(f"/tables/{table}").get_data(as_text=True)
+    assert "อัตราการจ่ายคืนผู้เล่น" in page and "กำลังคำนวณ" in page
