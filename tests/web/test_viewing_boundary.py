@@ -31,6 +31,7 @@ ALLOWED: dict[str, set[str] | None] = {
     "sessions": {"start", "resolve", "revoke", "Principal", "PLAYER", "OPERATOR"},  # who a cookie is
     "logins": {"TooManyAttempts"},
     "wallet": {"PlayerView", "currency_spec"},
+    "paytable_figures": {"decimal_text", "fraction_of"},  # formatting a paytable's public exact returns
     "errors": None,
 }
 MODULE = "*"
