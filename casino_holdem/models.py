@@ -511,3 +511,21 @@ class IncidentRecord(db.Model):  # type: ignore[name-defined,misc]
     notice: Mapped[str | None] = mapped_column(Text)
     reported_by: Mapped[str] = mapped_column(String(64))
     reported_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+
+
+class PaytableFigures(db.Model):  # type: ignore[name-defined,misc]
+    """The exact return figures of one paytable version (issues 11 and 13), as ``casino-holdem rtp``
+    reports them, computed once per (paytable SHA-256, engine hash) by the commands layer: services
+    and web may not import the compliance tools, so they read the figures from here. ``figures``
+    holds exact strings only (fractions and decimal strings, never floats); it is None while the
+    row is a claim: a process is computing them since ``started_at``."""
+
+    __tablename__ = "paytable_figures"
+    __table_args__ = (UniqueConstraint("sha256", "engine", name="uq_paytable_figures_sha256_engine"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    sha256: Mapped[str] = mapped_column(String(64), index=True)
+    engine: Mapped[str] = mapped_column(String(64))
+    figures: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    started_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+    computed_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)

@@ -139,6 +139,9 @@ VARIABLES: tuple[Variable, ...] = (
     Variable("CASINO_PAYTABLES_DIR", FOLDER, None, "the folder of versioned paytable files",
              "the checkout's `paytables/`, else the copy installed with the package"),
     Variable("CASINO_CACHE_DIR", FOLDER, None, "cache of the exact RTP enumeration", "`~/.cache/casino_holdem`"),
+    Variable("CASINO_FIGURES_POLL", COUNT, "60",
+             "seconds between the looks of `serve` and each `dealer` for paytable versions without exact RTP "
+             "figures, computed in a low-priority child process; 0: never (run `paytables figures`)"),
     Variable("CASINO_TEST_DATABASE_URL", TEXT, None, "tests only: a PostgreSQL server URL for the PostgreSQL suite",
              "the PostgreSQL tests skip"),
     Variable("CASINO_TEST_REDIS_URL", TEXT, None, "tests only: a Redis URL for the Redis bus tests",

@@ -4,6 +4,7 @@ a checkout."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,6 +13,11 @@ import freezegun
 import pytest
 
 from support.app import DATABASES, empty_all_tables, make_app, migrate, release, session_postgres_database
+
+# servers and dealers started by the tests (in process or as subprocesses, which inherit this)
+# never begin the minutes-long computation of a paytable's exact figures; the tests that want the
+# background worker start it themselves
+os.environ["CASINO_FIGURES_POLL"] = "0"
 
 # pytest's own timings read the real clock even inside a frozen test, so --durations tells the truth
 freezegun.configure(extend_ignore_list=["_pytest.timing"])

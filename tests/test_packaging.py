@@ -82,7 +82,7 @@ def test_the_installed_wheel_serves_the_demo_from_an_empty_folder(request: pytes
     environment = {name: value for name, value in os.environ.items()
                    if not name.startswith(("CASINO_", "PYTHON", "VIRTUAL_ENV"))}
     environment.update(CASINO_SECRET_KEY="wheel-check", CASINO_SECURE_COOKIES="0", CASINO_BETTING_SECONDS="2",
-                       CASINO_DECISION_SECONDS="2")
+                       CASINO_DECISION_SECONDS="2", CASINO_FIGURES_POLL="0")
     command = venv / "bin" / "casino-holdem"
 
     tie = (ROOT / "tests" / "scenarios" / "r3_tie_every_bet_pushes.json").read_text()

@@ -25,6 +25,7 @@ from ..core.rules import Stage, VoidReason
 from ..serialize import jsonable
 from .accounts import acting, operator_option
 from .context import service_context
+from .figures import figures_command
 from .terminal import write_json
 
 T = TypeVar("T")
@@ -248,6 +249,9 @@ def pool_approve_correction(correction_id: int, operator: str) -> None:
 @click.group("paytables")
 def paytables_group() -> None:
     """Paytable versions kept in the database: import, approve (four-eyes), assign to a table."""
+
+
+paytables_group.add_command(figures_command)
 
 
 @paytables_group.command("list")

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from .context import make_app
+from .figures import CHILD_STOP_SECONDS, start_worker
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -88,7 +89,8 @@ def _observe(step: Any, deadline: Any) -> None:
 @click.option("--json-logs", is_flag=True, help="Log one JSON object per line (production).")
 def dealer(bots: bool, json_logs: bool) -> None:
     """Run the dealer loop over all tables until SIGTERM/SIGINT, which lets the step in progress
-    finish (safe to run several at once; each sleeps until a deadline or a notification)."""
+    finish (safe to run several at once; each sleeps until a deadline or a notification), and
+    the background worker of the paytables' exact RTP figures (``CASINO_FIGURES_POLL``)."""
     from .. import metrics
     from ..services import dealer as dealer_loop
 
@@ -100,7 +102,10 @@ def dealer(bots: bool, json_logs: bool) -> None:
     metrics.register()
     stop = threading.Event()
     _stop_on_signals(stop)
+    figures = start_worker(app, stop)      # the exact RTP figures of new paytable versions
     dealer_loop.run(app, stop=stop, bots=_bots(bots), observe=_observe)
+    if figures is not None:
+        figures.thread.join(timeout=CHILD_STOP_SECONDS + 5)
 
 
 def _production(host: str, port: int, workers: int, dealers: int) -> None:
@@ -164,6 +169,7 @@ def serve(host: str, port: int, demo: bool, bots: bool | None, production: bool,
     thread = threading.Thread(target=dealer_loop.run, name="dealer", daemon=True,
                               kwargs={"app": app, "stop": stop, "bots": _bots(demo if bots is None else bots)})
     thread.start()
+    figures = start_worker(app, stop)      # the exact RTP figures of new paytable versions
     signal.signal(signal.SIGTERM, _interrupt)  # a service manager's stop is Ctrl-C: the dealer stops between steps
     click.echo(f"serving on http://{host}:{port}/ (dealer running)")
     try:
@@ -171,6 +177,8 @@ def serve(host: str, port: int, demo: bool, bots: bool | None, production: bool,
     finally:
         stop.set()
         thread.join(timeout=5)
+        if figures is not None:
+            figures.thread.join(timeout=CHILD_STOP_SECONDS + 5)
 
 
 COMMANDS = (init_db, serve, dealer)

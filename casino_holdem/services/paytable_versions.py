@@ -23,7 +23,7 @@ from ..core.errors import InvalidPaytable
 from ..core.paytable import Paytable, parse_paytable
 from ..extensions import db
 from ..models import GameRound, GameTable, PaytableStatus, PaytableVersion, TableChange
-from . import audit, queries
+from . import audit, paytable_figures, queries
 from .errors import Conflict, Unprocessable
 from .table_changes import request_change
 from .transaction import clock, transactional
@@ -61,6 +61,7 @@ class VersionView:
     status: str
     submitted_by: str
     approved_by: str | None
+    rtp: paytable_figures.FiguresView | None = None      # the exact figures; None while computing
 
     @property
     def ref(self) -> str:
@@ -78,7 +79,7 @@ def _in_use(row: PaytableVersion) -> bool:
 def _view(row: PaytableVersion) -> VersionView:
     status = IN_USE if row.status == PaytableStatus.APPROVED and _in_use(row) else row.status
     return VersionView(row.id, row.paytable_id, row.version, row.title, row.effective_from, row.sha256, status,
-                       row.submitted_by, row.approved_by)
+                       row.submitted_by, row.approved_by, paytable_figures.figures_of(row.sha256))
 
 
 @lru_cache(maxsize=64)
@@ -182,6 +183,12 @@ def list_versions() -> list[VersionView]:
 
 
 @transactional
+def version_of(version_id: int) -> VersionView:
+    """One stored version with its exact return figures (the back office's detail page)."""
+    return _view(queries.get(PaytableVersion, version_id))
+
+
+@transactional
 def content_of(version_id: int) -> bytes:
     """The exact bytes of a stored version (for download and comparison)."""
     return bytes(queries.get(PaytableVersion, version_id).content)
@@ -217,16 +224,18 @@ def _flat(data: dict[str, object], prefix: str = "") -> dict[str, object]:
 
 @transactional
 def compare(left_id: int, right_id: int, exact_bonus: ExactFigure | None = None) -> dict[str, object]:
-    """Two versions side by side: every key with both values and whether it differs, and the
-    change of the Bonus's exact return (R4), the figure no player strategy changes (``exact_bonus``
-    is the compliance tools' calculation, handed in: services never import them)."""
+    """Two versions side by side: every key with both values and whether it differs, the change
+    of every stored exact return figure (``rtp``; a side not computed yet is None), and with
+    ``exact_bonus`` the Bonus's exact return (R4) computed now (the compliance tools' calculation,
+    handed in by the commands: services never import them)."""
     rows = [queries.get(PaytableVersion, left_id), queries.get(PaytableVersion, right_id)]
     left, right = (_flat(tomllib.loads(bytes(row.content).decode("utf-8"))) for row in rows)
     keys = sorted(set(left) | set(right))
     side_by_side: dict[str, object] = {
         "left": _view(rows[0]), "right": _view(rows[1]),
         "keys": [{"key": key, "left": left.get(key), "right": right.get(key),
-                  "differs": left.get(key) != right.get(key)} for key in keys]}
+                  "differs": left.get(key) != right.get(key)} for key in keys],
+        "rtp": paytable_figures.rtp_change(rows[0].sha256, rows[1].sha256)}
     if exact_bonus is not None:
         bonus = [exact_bonus(_parsed(bytes(row.content), row.sha256)) for row in rows]
         side_by_side["bonus_rtp"] = {"left": str(bonus[0]), "right": str(bonus[1]), "change": str(bonus[1] - bonus[0])}

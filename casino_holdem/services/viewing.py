@@ -34,7 +34,7 @@ from ..core.phases import ANTE_MULTIPLE, Action
 from ..core.round import FINISHED, Bettor, Phase, Round
 from ..extensions import db
 from ..models import AwardRecord, Bet, GameRound, GameTable, IncidentRecord, Player
-from . import jackpot, queries, tables, wallet
+from . import jackpot, paytable_figures, queries, tables, wallet
 from .errors import Unprocessable
 from .round_rows import load_round, table_paytable
 from .table_parts import JackpotWin, chips, hand_part, last_wins, recent_results, rules_panel, sharers, wins_in
@@ -266,6 +266,7 @@ class TableSight:
     recent: list[dict[str, Any]]
     paytable: Paytable
     wins: list[JackpotWin]
+    returns: dict[str, Any] | None      # issue 13: each bet's exact return (None while computing)
 
     @classmethod
     def of(cls, table_id: int) -> TableSight:
@@ -274,7 +275,7 @@ class TableSight:
         return cls(table, None if current is None else RoundSight.of(current),
                    None if last is None or last is current else RoundSight.of(last),
                    dict(jackpot.pool_view(table.pool_id).meters), recent_results(table.id), table_paytable(table),
-                   last_wins(table.pool_id))
+                   last_wins(table.pool_id), paytable_figures.player_returns(table.paytable_sha256))
 
     def bettors(self) -> set[int]:
         """The players whose own part (and balance) this table's change may have changed."""
@@ -292,7 +293,7 @@ class TableSight:
                 "round": None if self.current is None else self.current.seen_by(viewer),
                 "last_round": None if self.last is None else self.last.seen_by(viewer),
                 "recent": self.recent, "balance": balance if balance is not None else _balance(viewer),
-                "rules": rules_panel(self.paytable, spec, sharers(current, viewer)),
+                "rules": {**rules_panel(self.paytable, spec, sharers(current, viewer)), "returns": self.returns},
                 "jackpot_wins": wins_in(self.wins, spec)}
 
 

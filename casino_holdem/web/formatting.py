@@ -17,6 +17,7 @@ from flask import Flask
 from flask_babel import format_datetime, get_locale
 
 from ..core.money import round_down
+from ..services.paytable_figures import decimal_text, fraction_of
 from ..services.wallet import currency_spec
 
 
@@ -72,6 +73,15 @@ def trend(amount: str | None) -> str:
     return "plus" if Decimal(amount) > 0 else "minus"
 
 
+def percent(figure: dict[str, str] | None, places: int = 4, signed: bool = False) -> str:
+    """A stored exact figure (R3-R5 returns, ``{"fraction": "n/d", …}``) as a percentage rounded
+    half-even, ``+`` before a positive change when ``signed``; "—" for none."""
+    if figure is None:
+        return "—"
+    value = fraction_of(figure) * 100
+    return f"{'+' if signed and value > 0 else ''}{decimal_text(value, places)} %"
+
+
 def register(app: Flask) -> None:
-    for template_filter in (money, when, label, phase, trend):
+    for template_filter in (money, when, label, phase, trend, percent):
         app.add_template_filter(template_filter)

@@ -183,7 +183,16 @@ SCHEMAS: dict[str, Any] = {
         "p3": {"type": "object", "description": "R5: P3 (board) fixed prizes in your currency (R6)",
                "additionalProperties": _ref("Prize")},
         "contribution": {**MONEY, "description": "R5: the percentage of each Progressive bet put into the pool"},
-        "sharers": {"type": "integer", "description": "R5: how many would share a prize of the current round"}}),
+        "sharers": {"type": "integer", "description": "R5: how many would share a prize of the current round"},
+        "returns": {**_obj({
+            "strategy": {"type": "string", "example": "optimal"},
+            "bets": {"type": "object", "additionalProperties": {"type": "string"},
+                     "description": "each main-game bet's return in percent (R3)"},
+            "main": {"type": "string", "description": "the four bets together, percent"},
+            "bonus": {"type": "string", "description": "R4, percent"},
+            "progressive": {"type": "string", "description": "R5 long-run return, percent"},
+        }), "nullable": True, "description": "the exact returns to player of the paytable (casino-holdem rtp); "
+                                             "null while computing"}}),
     "JackpotWin": _obj({"round_id": {"type": "integer"}, "prize": {"type": "string", "enum": ["P1", "P2", "P3"]},
                         "hand": {"type": "string"}, "street": {"type": "string", "nullable": True},
                         "amount": {**MONEY, "description": "R6: the whole prize in your currency"},

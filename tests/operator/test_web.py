@@ -5,11 +5,13 @@ the players' error shape."""
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 
 import pytest
 
-from casino_holdem.services import verify
+from casino_holdem.services import paytable_figures, verify
 from support.casino import T0
+from support.figures import STANDARD_BONUS, sample_figures
 from support.operator_routes import VISITORS, expected, operator_routes
 from support.web import WebCasino
 
@@ -147,3 +149,32 @@ def test_game_recall_shows_the_auditor_what_the_players_own_history_shows(web) -
     assert auditor.get(f"/api/operator/players/{player}/rounds/{round_id + 1}").status_code == 404
     page = auditor.get(f"/operator/recall?player_id={player}&round_id={round_id}").get_data(as_text=True)
     assert "operator" in page and str(round_id) in page
+
+
+def test_the_paytable_pages_show_each_versions_exact_figures_and_their_change(web, variant) -> None:
+    """Issue 11: every version's exact RTP figures (``rtp``) in the list, the detail page and the
+    JSON API, "computing…" until the background worker stores them, and the RTP change between two."""
+    web.table()                                   # the table keeps standard@1 in the database
+    ann = web.operator_client("ann", "manager")
+    draft = ann.post("/api/operator/paytables", {"content": variant(2, aa=40).decode()}).get_json()
+    standard = next(v for v in ann.get("/api/operator/paytables").get_json()["versions"] if v["version"] == 1)
+    assert draft["rtp"] is None and standard["rtp"] is None
+    assert "computing…" in ann.get("/operator/paytables").get_data(as_text=True)
+    assert 'id="figures-computing"' in ann.get(f"/operator/paytables/{draft['id']}").get_data(as_text=True)
+    assert 'id="figures-computing"' in ann.get(
+        f"/operator/paytables/{standard['id']}/compare/{draft['id']}").get_data(as_text=True)
+
+    paytable_figures.record(standard["sha256"], "engine", sample_figures())
+    paytable_figures.record(draft["sha256"], "engine", sample_figures(bonus=STANDARD_BONUS + Fraction(1, 100)))
+    listed = ann.get("/operator/paytables").get_data(as_text=True)
+    assert "computing…" not in listed and "main game 99.0000 %" in listed and "Bonus 91.4594 %" in listed
+    detail = ann.get(f"/api/operator/paytables/{draft['id']}").get_json()
+    assert detail["rtp"]["figures"]["strategies"]["optimal"]["main"]["rtp"] == {"fraction": "99/100",
+                                                                                 "decimal": "0.9900000000"}
+    page = ann.get(f"/operator/paytables/{draft['id']}").get_data(as_text=True)
+    assert 'id="paytable-figures"' in page and "River bet (R3)" in page and "92.4594 %" in page
+    change = ann.get(f"/api/operator/paytables/{standard['id']}/compare/{draft['id']}").get_json()["rtp"]
+    rows = {row["figure"]: row for row in change["rows"]}
+    assert change["computed"] == [True, True] and rows["Bonus (R4)"]["change"]["fraction"] == "1/100"
+    compared = ann.get(f"/operator/paytables/{standard['id']}/compare/{draft['id']}").get_data(as_text=True)
+    assert 'id="rtp-change"' in compared and "+1.0000 %" in compared and "figures-computing" not in compared

@@ -118,3 +118,22 @@ def test_two_dealers_advance_each_round_exactly_once(app, pg) -> None:
     assert len(settled) >= 3 and set(settlements) == set(settled) and max(settlements.values()) == 1
     assert all(steps[(round_id, "dealt", "river")] == 1 for round_id in settled)
     assert verify.audit_ledger() == []
+
+
+def test_each_paytable_version_is_claimed_by_exactly_one_computing_process(app, pg) -> None:
+    """Issues 11 and 13: the dealers' background workers race for the versions without figures;
+    each version is computed by one of them (row lock, SKIP LOCKED, re-checked under the lock)."""
+    from pathlib import Path
+
+    from casino_holdem.services import paytable_figures, paytable_versions
+
+    text = (Path(__file__).resolve().parents[2] / "paytables" / "standard-v1.toml").read_text()
+    versions = [paytable_versions.submit(text.replace("version = 1", f"version = {n}", 1).encode(), "operator:ann")
+                for n in (1, 2, 3)]
+    claims: list[paytable_figures.Claim | None] = []
+    assert in_threads(app, [lambda: claims.append(paytable_figures.claim_next("engine")) for _ in range(8)]) == []
+    claimed = [claim.sha256 for claim in claims if claim is not None]
+    assert len(claimed) == len(set(claimed)) and set(claimed) <= {version.sha256 for version in versions}
+    while (claim := paytable_figures.claim_next("engine")) is not None:
+        claimed.append(claim.sha256)
+    assert sorted(claimed) == sorted(version.sha256 for version in versions)

@@ -32,6 +32,7 @@ ALLOWED: dict[str, set[str] | None] = {
     "logins": {"TooManyAttempts"},
     "wallet": {"PlayerView", "currency_spec"},
     "player_settings": {"settings_of", "change", "Settings", "LANGUAGES", "REALITY_CHECK_MINUTES"},  # issue 13
+    "paytable_figures": {"decimal_text", "fraction_of"},  # formatting a paytable's public exact returns
     "errors": None,
 }
 MODULE = "*"

@@ -3,7 +3,7 @@ optional reality-check reminder, kept with the account so that both follow the p
 logins and devices.
 
 Revision ID: player_settings
-Revises: live_dealing
+Revises: paytable_figures
 Create Date: 2026-12-03
 """
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "player_settings"
-down_revision = "live_dealing"
+down_revision = "paytable_figures"
 branch_labels = None
 depends_on = None
 

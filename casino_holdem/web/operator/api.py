@@ -59,6 +59,12 @@ def paytable_retire(version_id: int) -> tuple[Response, int]:
     return _json(paytable_versions.retire(version_id, me(), text(body(), "reason")))
 
 
+@bp.get("/paytables/<int:version_id>")
+@operator_required(MANAGER, AUDITOR)
+def paytable_detail(version_id: int) -> tuple[Response, int]:
+    return _json(paytable_versions.version_of(version_id))
+
+
 @bp.get("/paytables/<int:left_id>/compare/<int:right_id>")
 @operator_required(MANAGER, AUDITOR)
 def paytable_compare(left_id: int, right_id: int) -> tuple[Response, int]:

@@ -14,11 +14,15 @@ REFUSALS = {"400": "malformed input (the field is named)", "401": "not signed in
             "409": "not allowed now (four-eyes, status)", "422": "refused by the rules (the field is named)"}
 #: (method, path, summary, roles, body fields, query parameters)
 OPERATIONS: tuple[tuple[str, str, str, str, tuple[str, ...], tuple[str, ...]], ...] = (
-    ("get", "/paytables", "Every stored paytable version with its status", "manager, auditor", (), ()),
+    ("get", "/paytables", "Every stored paytable version with its status and exact return figures (rtp: null "
+     "while computing)", "manager, auditor", (), ()),
+    ("get", "/paytables/{version_id}", "One version with its exact return figures (rtp: null while computing)",
+     "manager, auditor", (), ()),
     ("post", "/paytables", "Upload a version as a draft (validated key by key)", "manager", ("content",), ()),
     ("post", "/paytables/{version_id}/approve", "Approve a draft (a second manager: four-eyes)", "manager", (), ()),
     ("post", "/paytables/{version_id}/retire", "Retire a version", "manager", ("reason",), ()),
-    ("get", "/paytables/{left_id}/compare/{right_id}", "Two versions key by key", "manager, auditor", (), ()),
+    ("get", "/paytables/{left_id}/compare/{right_id}", "Two versions key by key, and the change of each exact "
+     "return figure (rtp)", "manager, auditor", (), ()),
     ("get", "/tables", "Every table with its settings", "pit, manager, auditor", (), ()),
     ("post", "/tables", "Create an open table on the standard paytable", "manager",
      ("name", "pool_id", "ante_min", "ante_max", "bonus_min", "bonus_max", "max_bettors", "betting_seconds",

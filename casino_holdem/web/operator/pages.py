@@ -72,6 +72,13 @@ def paytables_change() -> Page:
     return _paytables(*_attempt(lambda: paytable_versions.submit(content, me()), "Draft stored."))
 
 
+@bp.get("/paytables/<int:version_id>")
+@operator_required(MANAGER, AUDITOR)
+def paytable_detail(version_id: int) -> Page:
+    """One version with every exact return figure, or "computing…" until they are stored."""
+    return _render("paytable.html", {}, 200, None, version=paytable_versions.version_of(version_id))
+
+
 @bp.get("/paytables/<int:left_id>/compare/<int:right_id>")
 @operator_required(MANAGER, AUDITOR)
 def paytable_compare(left_id: int, right_id: int) -> Page:
