@@ -117,10 +117,21 @@ def pool_account(pool_id: int) -> LedgerAccount:
     return _account(f"pool:{pool_id}", AccountKind.POOL, BASE, pool_id=pool_id)
 
 
+#: the accounts of one player or one round; every other account (the house's, the exchange, the
+#: pools) is shared by every table, so it is locked last and held only from its posting to commit
+PLAYER_SIDE = (AccountKind.WALLET, AccountKind.IN_PLAY)
+
+
 def lock_accounts(accounts: Iterable[LedgerAccount]) -> None:
-    """Lock the accounts (``FOR UPDATE``) in id order and refresh their balances."""
-    ids = sorted({account.id for account in accounts})
-    db.session.scalars(locked(select(LedgerAccount).where(LedgerAccount.id.in_(ids)).order_by(LedgerAccount.id))).all()
+    """Lock the accounts (``FOR UPDATE``) and refresh their balances: the players' and rounds'
+    accounts first, then the shared ones, each group in id order (the lock order of
+    :mod:`.transaction`), so that no table waits on a shared account while another table's
+    transaction does its own work (issue 10, R5)."""
+    unique = {account.id: account for account in accounts}.values()
+    for group in ([a.id for a in unique if a.kind in PLAYER_SIDE], [a.id for a in unique if a.kind not in PLAYER_SIDE]):
+        if group:
+            db.session.scalars(locked(select(LedgerAccount).where(LedgerAccount.id.in_(group))
+                                      .order_by(LedgerAccount.id))).all()
 
 
 def post(kind: str, entries: Sequence[Entry], *, round_id: int | None = None,
