@@ -1,5 +1,5 @@
-"""The table operator's commands: ``table``, ``pool``, ``player``, ``void``, ``paytables``, ``report``
-and ``operator`` (back-office accounts, issue 11).
+"""The table operator's commands: ``table``, ``pool``, ``void``, ``paytables``, ``report`` and
+``operator`` (back-office accounts, issue 11); ``player`` is in :mod:`.players`.
 
 Each command is one service call (one transaction, audited under ``--operator``). A refused
 request prints the service's one-line reason naming the field and exits 2, changing nothing.
@@ -31,7 +31,8 @@ T = TypeVar("T")
 operator_option = click.option("--operator", required=True, help="Who does this (recorded in the audit log).")
 
 
-def _call(function: Callable[..., T], *args: Any, **kwargs: Any) -> None:
+def call_service(function: Callable[..., T], *args: Any, **kwargs: Any) -> None:
+    """One service call (one transaction) in the commands' app, its result as JSON; a refusal exits 2."""
     with service_context():
         write_json(function(*args, **kwargs))
 
@@ -48,7 +49,7 @@ def table_list() -> None:
     """Every table with its paytable, limits (base units), timers and pool."""
     from ..services.tables import list_tables
 
-    _call(list_tables)
+    call_service(list_tables)
 
 
 @table_group.command("create")
@@ -89,14 +90,14 @@ def table_dealing(table_id: int, mode: str, operator: str) -> None:
     """Set who deals TABLE_ID from its next round: rng (the server's shuffle) or live (a dealer's console)."""
     from ..services.live_dealing import set_dealing
 
-    _call(set_dealing, table_id, mode, operator)
+    call_service(set_dealing, table_id, mode, operator)
 
 
 def _set_open(is_open: bool) -> Callable[[int, str], None]:
     def command(table_id: int, operator: str) -> None:
         from ..services.tables import set_table_open
 
-        _call(set_table_open, table_id, is_open, operator)
+        call_service(set_table_open, table_id, is_open, operator)
 
     return command
 
@@ -119,7 +120,7 @@ def pool_list() -> None:
     """Every pool in base units and its meter in each currency (R6)."""
     from ..services.jackpot import list_pools
 
-    _call(list_pools)
+    call_service(list_pools)
 
 
 @pool_group.command("create")
@@ -128,7 +129,7 @@ def pool_create(name: str) -> None:
     """Create an empty pool NAME (or show it when it exists)."""
     from ..services.jackpot import ensure_pool
 
-    _call(ensure_pool, name)
+    call_service(ensure_pool, name)
 
 
 @pool_group.command("top-up")
@@ -141,7 +142,7 @@ def pool_top_up(pool_id: int, amount: str, reason: str, idempotency_key: str | N
     """Put AMOUNT base units of house money into the pool (R5)."""
     from ..services.jackpot import top_up
 
-    _call(top_up, pool_id, amount, reason, operator, idempotency_key=idempotency_key)
+    call_service(top_up, pool_id, amount, reason, operator, idempotency_key=idempotency_key)
 
 
 @pool_group.command("correct")
@@ -153,43 +154,7 @@ def pool_correct(pool_id: int, amount: str, reason: str, operator: str) -> None:
     """Correct a wrongly displayed pool by --amount signed base units (R9); never below zero (R5)."""
     from ..services.jackpot import correct
 
-    _call(correct, pool_id, amount, reason, operator)
-
-
-# --- players ------------------------------------------------------------------------------------
-
-@click.group("player")
-def player_group() -> None:
-    """Create players and credit their wallets."""
-
-
-@player_group.command("create")
-@click.argument("username")
-@click.option("--currency", required=True, help="The account currency (R6), e.g. USD, RMB, THB.")
-@click.password_option()
-def player_create(username: str, currency: str, password: str) -> None:
-    """Create a player with a wallet in CURRENCY."""
-    from ..services.wallet import create_player
-
-    _call(create_player, username, password, currency)
-
-
-@player_group.command("deposit")
-@click.argument("username")
-@click.argument("amount")
-@click.option("--key", "idempotency_key", required=True, help="The cashier's reference: a repeat credits nothing.")
-@operator_option
-def player_deposit(username: str, amount: str, idempotency_key: str, operator: str) -> None:
-    """Credit AMOUNT (the player's currency) to USERNAME's wallet."""
-    from ..services import audit
-    from ..services.errors import NotFound
-    from ..services.wallet import deposit, find_player
-
-    with service_context():
-        player = find_player(username)
-        if player is None:
-            raise NotFound(f"username: no player {username!r}", "username")
-        write_json(deposit(player.id, amount, idempotency_key, actor=audit.operator_actor(operator)))
+    call_service(correct, pool_id, amount, reason, operator)
 
 
 # --- R9: voids ----------------------------------------------------------------------------------
@@ -204,7 +169,7 @@ def void(round_id: int, reason: str, stage: str | None, operator: str) -> None:
     """Void round ROUND_ID (R9): refunds, reversed contributions, an audit entry."""
     from ..services.voids import void_round
 
-    _call(void_round, round_id, reason, stage, operator=operator)
+    call_service(void_round, round_id, reason, stage, operator=operator)
 
 
 @pool_group.command("request-correction")
@@ -217,7 +182,7 @@ def pool_request_correction(pool_id: int, amount: str, reason: str, operator: st
     from ..services import audit
     from ..services.pool_admin import request_correction
 
-    _call(request_correction, pool_id, amount, reason, audit.operator_actor(operator))
+    call_service(request_correction, pool_id, amount, reason, audit.operator_actor(operator))
 
 
 @pool_group.command("approve-correction")
@@ -228,7 +193,7 @@ def pool_approve_correction(correction_id: int, operator: str) -> None:
     from ..services import audit
     from ..services.pool_admin import approve_correction
 
-    _call(approve_correction, correction_id, audit.operator_actor(operator))
+    call_service(approve_correction, correction_id, audit.operator_actor(operator))
 
 
 # --- the paytable lifecycle ---------------------------------------------------------------------
@@ -243,7 +208,7 @@ def paytables_list() -> None:
     """Every stored version with its SHA-256, effective date and status."""
     from ..services.paytable_versions import list_versions
 
-    _call(list_versions)
+    call_service(list_versions)
 
 
 @paytables_group.command("import")
@@ -254,7 +219,7 @@ def paytables_import(path: Path, operator: str) -> None:
     from ..services import audit
     from ..services.paytable_versions import submit
 
-    _call(submit, path.read_bytes(), audit.operator_actor(operator))
+    call_service(submit, path.read_bytes(), audit.operator_actor(operator))
 
 
 @paytables_group.command("approve")
@@ -265,7 +230,7 @@ def paytables_approve(version_id: int, operator: str) -> None:
     from ..services import audit
     from ..services.paytable_versions import approve
 
-    _call(approve, version_id, audit.operator_actor(operator))
+    call_service(approve, version_id, audit.operator_actor(operator))
 
 
 @paytables_group.command("assign")
@@ -290,7 +255,7 @@ def paytables_compare(left_id: int, right_id: int) -> None:
     """Two stored versions key by key, the differences marked, and the change of the exact Bonus return (R4)."""
     from ..services.paytable_versions import compare
 
-    _call(compare, left_id, right_id, exact_bonus)
+    call_service(compare, left_id, right_id, exact_bonus)
 
 
 def exact_bonus(paytable: Paytable) -> Fraction:
@@ -348,7 +313,7 @@ def operator_create(name: str, role: str, password_stdin: bool) -> None:
     """Create operator NAME with ROLE (the password is asked for)."""
     from ..services.operators import create
 
-    _call(create, name, _new_password(password_stdin), role)
+    call_service(create, name, _new_password(password_stdin), role)
 
 
 @operator_group.command("list")
@@ -356,7 +321,7 @@ def operator_list() -> None:
     """Every operator with role and whether active."""
     from ..services.operators import list_operators
 
-    _call(list_operators)
+    call_service(list_operators)
 
 
 @operator_group.command("disable")
@@ -365,7 +330,7 @@ def operator_disable(name: str) -> None:
     """Disable operator NAME: no more sign-ins, open sessions end now."""
     from ..services.operators import disable
 
-    _call(disable, name)
+    call_service(disable, name)
 
 
 @operator_group.command("password")
@@ -375,7 +340,7 @@ def operator_password(name: str, password_stdin: bool) -> None:
     """Set operator NAME's password; every session signed in with the old one ends."""
     from ..services.operators import set_password
 
-    _call(set_password, name, _new_password(password_stdin))
+    call_service(set_password, name, _new_password(password_stdin))
 
 
-COMMANDS = (table_group, pool_group, player_group, void, paytables_group, report, operator_group)
+COMMANDS = (table_group, pool_group, void, paytables_group, report, operator_group)
