@@ -5,13 +5,11 @@ dealer stops, and SIGTERM lets a dealer finish the step in progress and exit 0."
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import threading
 import time
 import uuid
-from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,17 +19,17 @@ from sqlalchemy import func, select
 
 from casino_holdem.core.round import FINISHED
 from casino_holdem.extensions import db
-from casino_holdem.models import AuditEntry, Bet, GameRound, LedgerTransaction
+from casino_holdem.models import Bet, GameRound
 from casino_holdem.services import rounds, verify
 from casino_holdem.services.errors import ServiceError
 from support.app import POSTGRES_URL, empty_all_tables, make_app, release
-from support.casino import Casino
-from support.server import wait_until
+from support.casino import Casino, assert_each_step_taken_once
+from support.server import stop_cleanly, wait_until
 
 pytestmark = [pytest.mark.postgres, pytest.mark.skipif(not POSTGRES_URL, reason="CASINO_TEST_DATABASE_URL is not set")]
 ROOT = Path(__file__).resolve().parents[2]
-#: generous ceilings: the machine is shared
-PLAY_SECONDS, STOP_SECONDS = 300, 60
+#: a generous ceiling: the machine is shared
+PLAY_SECONDS = 300
 
 
 @pytest.fixture
@@ -54,18 +52,6 @@ def _dealer(postgres_url: str, log: Path) -> subprocess.Popen[bytes]:
     with log.open("wb") as out:
         return subprocess.Popen([sys.executable, "-m", "casino_holdem", "dealer"], cwd=ROOT, env=env, stdout=out,
                                 stderr=subprocess.STDOUT)
-
-
-def _stop(dealer: subprocess.Popen[bytes], log: Path) -> None:
-    """SIGTERM, as a service manager stops it: the step in progress finishes, then exit 0."""
-    dealer.send_signal(signal.SIGTERM)
-    try:
-        code = dealer.wait(timeout=STOP_SECONDS)
-    except subprocess.TimeoutExpired:
-        dealer.kill()
-        dealer.wait()
-        raise
-    assert code == 0, log.read_text(errors="replace")[-2000:]
 
 
 def _settled(app: Flask) -> int:
@@ -109,7 +95,7 @@ def test_two_dealer_processes_take_each_step_once_and_stop_cleanly_on_sigterm(
     try:
         wait_until(lambda: _settled(app) >= 6, seconds=PLAY_SECONDS, what="six settled rounds", process=dealers[0],
                    log=logs[0])
-        _stop(dealers[0], logs[0])  # mid-play: its step finishes; the other dealer carries every table on
+        stop_cleanly(dealers[0], logs[0])  # mid-play: its step finishes; the other dealer carries every table on
         wait_until(lambda: _settled(app) >= 9, seconds=PLAY_SECONDS, what="three more rounds with one dealer",
                    process=dealers[1], log=logs[1])
     finally:
@@ -121,17 +107,11 @@ def test_two_dealer_processes_take_each_step_once_and_stop_cleanly_on_sigterm(
     finally:
         for dealer, log in zip(dealers, logs, strict=True):
             if dealer.poll() is None:
-                _stop(dealer, log)
+                stop_cleanly(dealer, log)
     taken = [log.read_text().count(" round ") for log in logs]
     assert all(count > 0 for count in taken), taken  # both dealers dealt
     with app.app_context():
-        entries = db.session.scalars(select(AuditEntry).where(AuditEntry.action.in_(("dealt", "round_settled")))).all()
-        steps = Counter((entry.round_id, entry.action, entry.detail.get("street")) for entry in entries)
-        assert steps and max(steps.values()) == 1
-        settled = db.session.scalars(select(GameRound.id).where(GameRound.phase == "settled")).all()
-        settlements = Counter(db.session.scalars(select(LedgerTransaction.round_id)
-                                                 .where(LedgerTransaction.kind == "settlement")))
-        assert set(settlements) == set(settled) and max(settlements.values()) == 1
+        settled = assert_each_step_taken_once()
         assert all(verify.replay(round_id).identical for round_id in settled)
         assert verify.audit_ledger() == []
         db.session.remove()

@@ -6,14 +6,18 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+from collections import Counter
 from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
 import pytest
+from sqlalchemy import select
 
 from casino_holdem.core.cards import FULL_DECK, Card, parse_cards
 from casino_holdem.core.phases import BOARD_POSITIONS, DEALER_POSITIONS, PLAYER_POSITIONS
+from casino_holdem.extensions import db
+from casino_holdem.models import AuditEntry, GameRound, LedgerTransaction
 from casino_holdem.services import dealer_steps, jackpot, rounds, tables, verify, wallet
 
 T0 = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.UTC)
@@ -119,3 +123,17 @@ class RiggedCasino(Casino):
     @staticmethod
     def assert_sound() -> None:
         assert verify.audit_ledger() == []
+
+
+def assert_each_step_taken_once() -> list[int]:
+    """However many dealers ran: every street of every round dealt once, every settled round dealt
+    its river and settled once (one settlement posting); returns the settled rounds."""
+    entries = db.session.scalars(select(AuditEntry).where(AuditEntry.action.in_(("dealt", "round_settled")))).all()
+    steps = Counter((entry.round_id, entry.action, entry.detail.get("street")) for entry in entries)
+    assert steps and max(steps.values()) == 1
+    settled = list(db.session.scalars(select(GameRound.id).where(GameRound.phase == "settled")))
+    settlements = Counter(db.session.scalars(select(LedgerTransaction.round_id)
+                                             .where(LedgerTransaction.kind == "settlement")))
+    assert settled and set(settlements) == set(settled) and max(settlements.values()) == 1
+    assert all(steps[(round_id, "dealt", "river")] == 1 for round_id in settled)
+    return settled
