@@ -9,6 +9,7 @@ Flask app (``a2wsgi``'s thread pool). Run it with ``casino-holdem serve --produc
   (``CASINO_STREAMS_PER_SESSION``, ``CASINO_STREAMS_PER_ADDRESS``; 429 beyond).
 - ``/healthz`` (the process answers) and ``/readyz`` (the database and the bus answer);
   ``/metrics`` (Prometheus, :mod:`casino_holdem.metrics`), with each request's latency per endpoint.
+- A database outage is 503 with ``Retry-After`` here too (:mod:`casino_holdem.web.errors`).
 - Behind ``CASINO_TRUSTED_PROXIES`` reverse proxies, the Flask app reads the client's address,
   scheme and host from their ``X-Forwarded-*`` headers (werkzeug's ProxyFix).
 """
@@ -40,6 +41,7 @@ from .events.fanout import Fanout, Subscriber
 from .extensions import db
 from .services import sessions, viewing
 from .services.errors import NotFound, Unprocessable
+from .web.errors import OUTAGE_MESSAGE, OUTAGE_RETRY_AFTER, OUTAGES
 from .web.security import TOKEN_FIELD
 
 log = logging.getLogger(__name__)
@@ -47,6 +49,14 @@ log = logging.getLogger(__name__)
 
 def _error(status: int, code: str, message: str, field: str | None = None) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message, "field": field}}, status_code=status)
+
+
+async def _outage(_request: Request, error: Exception) -> Response:
+    """A stream asked for while the database is away: 503 and Retry-After, as the Flask app says."""
+    log.warning("database unavailable: %s", error.__class__.__name__)
+    response = _error(503, "service_unavailable", OUTAGE_MESSAGE, "database")
+    response.headers["Retry-After"] = str(OUTAGE_RETRY_AFTER)
+    return response
 
 
 def _release(counter: Counter[str], key: str) -> None:
@@ -228,7 +238,7 @@ def create_asgi(app: Flask | None = None) -> Any:
     routes = [Route("/events/lobby", streams.lobby), Route("/events/tables/{table_id:int}", streams.table),
               Route("/healthz", healthz), Route("/readyz", readyz), Route("/metrics", prometheus),
               Mount("/", WSGIMiddleware(app))]
-    asgi = Starlette(routes=routes, lifespan=lifespan)
+    asgi = Starlette(routes=routes, lifespan=lifespan, exception_handlers=dict.fromkeys(OUTAGES, _outage))
     asgi.state.fanout = fanout
     asgi.state.streams = streams
     timed = Timing(asgi)

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from .commands import accounts, audit, compliance, operator, server, verify
+from .commands import accounts, audit, compliance, operator, players, server, verify
 from .commands.terminal import refused
 from .settings import InvalidSetting
 
@@ -28,6 +28,6 @@ def main() -> None:
     """Texas Hold'em Bonus Progressive: game core, compliance tools and the live game server."""
 
 
-for module in (verify, compliance, server, operator, accounts, audit):
+for module in (verify, compliance, server, operator, accounts, players, audit):
     for command in module.COMMANDS:
         main.add_command(command)

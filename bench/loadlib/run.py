@@ -64,11 +64,15 @@ class Hooks:
 
 
 def environment(args: Any) -> dict[str, str]:
-    """The environment of every process the bench starts: the database, and one session key
-    shared by all web processes (a session made by one worker must be valid in another)."""
+    """The environment of every process the bench starts: the database, one session key shared by
+    all web processes (a session made by one worker must be valid in another), and stream caps
+    that let one client address hold every simulated player's and watcher's streams (the caps
+    stop one attacker's address; the bench is thousands of clients behind one)."""
     env = dict(os.environ)
     env.update(CASINO_DATABASE_URL=args.database_url, PYTHONUNBUFFERED="1",
-               CASINO_SECRET_KEY=env.get("CASINO_SECRET_KEY") or secrets.token_hex(32))
+               CASINO_SECRET_KEY=env.get("CASINO_SECRET_KEY") or secrets.token_hex(32),
+               CASINO_STREAMS_PER_ADDRESS=str(2 * args.players + args.streams + 100),
+               CASINO_STREAMS_PER_SESSION=str(max(8, STREAMS_PER_WATCHER)))
     return env
 
 

@@ -3,11 +3,11 @@ with a service's refusal turned into the commands' one exit-2 path."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from .terminal import refused
+from .terminal import refused, write_json
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -27,3 +27,9 @@ def service_context() -> Iterator[None]:
 
     with make_app().app_context(), refused(ServiceError):
         yield
+
+
+def call_service(function: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
+    """One service call (one transaction) in the commands' app, its result as JSON; a refusal exits 2."""
+    with service_context():
+        write_json(function(*args, **kwargs))

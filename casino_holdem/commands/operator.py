@@ -1,5 +1,5 @@
-"""The table operator's commands: ``table``, ``pool``, ``player``, ``void``, ``paytables`` and
-``report`` (the back-office accounts are :mod:`.accounts`).
+"""The table operator's commands: ``table``, ``pool``, ``void``, ``paytables`` and ``report`` (the
+back-office accounts are :mod:`.accounts`, the players :mod:`.players`).
 
 Each command is one service call (one transaction). ``--operator`` names an active back-office
 account whose role has the duty (the same separation as the web's guard), and the audit log
@@ -14,7 +14,6 @@ from collections.abc import Callable
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, TypeVar
 
 import click
 
@@ -24,16 +23,9 @@ from ..core.paytable import Paytable
 from ..core.rules import Stage, VoidReason
 from ..serialize import jsonable
 from .accounts import acting, operator_option
-from .context import service_context
+from .context import call_service, service_context
 from .figures import figures_command
 from .terminal import write_json
-
-T = TypeVar("T")
-
-def _call(function: Callable[..., T], *args: Any, **kwargs: Any) -> None:
-    with service_context():
-        write_json(function(*args, **kwargs))
-
 
 # --- tables -----------------------------------------------------------------------------------
 
@@ -47,7 +39,7 @@ def table_list() -> None:
     """Every table with its paytable, limits (base units), timers and pool."""
     from ..services.tables import list_tables
 
-    _call(list_tables)
+    call_service(list_tables)
 
 
 @table_group.command("create")
@@ -143,7 +135,7 @@ def pool_list() -> None:
     """Every pool in base units and its meter in each currency (R6)."""
     from ..services.jackpot import list_pools
 
-    _call(list_pools)
+    call_service(list_pools)
 
 
 @pool_group.command("create")
@@ -152,7 +144,7 @@ def pool_create(name: str) -> None:
     """Create an empty pool NAME (or show it when it exists)."""
     from ..services.jackpot import ensure_pool
 
-    _call(ensure_pool, name)
+    call_service(ensure_pool, name)
 
 
 @pool_group.command("top-up")
@@ -168,40 +160,6 @@ def pool_top_up(pool_id: int, amount: str, reason: str, idempotency_key: str | N
     with service_context():
         write_json(top_up(pool_id, amount, reason, acting(operator, "manager"), idempotency_key=idempotency_key))
 
-
-# --- players ------------------------------------------------------------------------------------
-
-@click.group("player")
-def player_group() -> None:
-    """Create players and credit their wallets."""
-
-
-@player_group.command("create")
-@click.argument("username")
-@click.option("--currency", required=True, help="The account currency (R6), e.g. USD, RMB, THB.")
-@click.password_option()
-def player_create(username: str, currency: str, password: str) -> None:
-    """Create a player with a wallet in CURRENCY."""
-    from ..services.wallet import create_player
-
-    _call(create_player, username, password, currency)
-
-
-@player_group.command("deposit")
-@click.argument("username")
-@click.argument("amount")
-@click.option("--key", "idempotency_key", required=True, help="The cashier's reference: a repeat credits nothing.")
-@operator_option
-def player_deposit(username: str, amount: str, idempotency_key: str, operator: str) -> None:
-    """Credit AMOUNT (the player's currency) to USERNAME's wallet."""
-    from ..services.errors import NotFound
-    from ..services.wallet import deposit, find_player
-
-    with service_context():
-        player = find_player(username)
-        if player is None:
-            raise NotFound(f"username: no player {username!r}", "username")
-        write_json(deposit(player.id, amount, idempotency_key, by=acting(operator, "manager")))
 
 
 # --- R9: voids ----------------------------------------------------------------------------------
@@ -259,7 +217,7 @@ def paytables_list() -> None:
     """Every stored version with its SHA-256, effective date and status."""
     from ..services.paytable_versions import list_versions
 
-    _call(list_versions)
+    call_service(list_versions)
 
 
 @paytables_group.command("import")
@@ -305,7 +263,7 @@ def paytables_compare(left_id: int, right_id: int) -> None:
     """Two stored versions key by key, the differences marked, and the change of the exact Bonus return (R4)."""
     from ..services.paytable_versions import compare
 
-    _call(compare, left_id, right_id, exact_bonus)
+    call_service(compare, left_id, right_id, exact_bonus)
 
 
 def exact_bonus(paytable: Paytable) -> Fraction:
@@ -336,4 +294,4 @@ def report(start: dt.datetime, end: dt.datetime, table_id: int | None, as_csv: b
             write_json({**jsonable(result), "ledger_agrees": result.ledger_agrees})
 
 
-COMMANDS = (table_group, pool_group, player_group, void, paytables_group, report)
+COMMANDS = (table_group, pool_group, void, paytables_group, report)

@@ -12,7 +12,8 @@ RETRY_MS = 1000
 KEEPALIVE_SECONDS = 15.0
 RETRY = f"retry: {RETRY_MS}\n\n"
 KEEPALIVE = ": keep-alive\n\n"
-HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+#: a stream carries the viewer's own bets and balance: personal data no cache may keep (issue 10)
+HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 MEDIA_TYPE = "text/event-stream"
 
 

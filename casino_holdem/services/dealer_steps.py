@@ -29,6 +29,7 @@ from .jackpot import house_move, move
 from .round_rows import load_round, reveal, save_result, table_limits, table_paytable, table_timers
 from .rounds import save_play
 from .transaction import clock, transactional
+from .wallet import post
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,19 +117,27 @@ def deal_next(round_row: GameRound, core: Round, now: dt.datetime) -> Step | Non
 
 
 def settle(table: GameTable, round_row: GameRound, core: Round, now: dt.datetime) -> Step:
-    """R2.7, R3-R6: settle against the locked pool, pay awards, refill the pool to its seed."""
-    pool = queries.lock(JackpotPool, table.pool_id)
+    """R2.7, R3-R6: settle against the locked pool, pay awards, refill the pool to its seed. The
+    pool row is locked after the players' accounts, and only when a bettor made the Progressive
+    bet: a round without one neither moves nor reads the pool for its money (its ``pool_before``
+    is the meter as read, which nothing is paid from), so it never waits on the linked tables."""
+    round_postings.lock_players_side(round_row)
+    progressive = any(bet.progressive for bet in round_row.bets)
+    pool = queries.lock(JackpotPool, table.pool_id) if progressive else queries.get(JackpotPool, table.pool_id)
     pool_before = round_postings.pool_before(pool, round_row)
     result = core.settle(pool_before)
     end = round_postings.settled(round_row, result, pool, core.paytable)
+    save_result(round_row, core, result, pool_before, now)
+    audit.record(audit.DEALER, "round_settled", table_id=table.id, round_id=round_row.id, now=now,
+                 pool_before=pool_before, pool_after=result.pool.after + result.pool.top_up, top_up=result.pool.top_up,
+                 awards={t: amount for t, amount in result.awards_by_table.items()}, **reveal(round_row, result))
+    if not progressive:
+        post("settlement", end.entries, round_id=round_row.id)
+        return Step(table.id, round_row.id, round_row.number, "settled")
     move(pool, "settlement", end.entries, end.movements, actor=audit.DEALER, round_id=round_row.id)
     if result.pool.top_up > 0:
         house_move(pool, MovementKind.SEED_TOP_UP, result.pool.top_up, actor=audit.DEALER, round_id=round_row.id,
                    reason="R5: seed after a hit")
-    save_result(round_row, core, result, pool_before, now)
-    audit.record(audit.DEALER, "round_settled", table_id=table.id, round_id=round_row.id, now=now,
-                 pool_before=pool_before, pool_after=pool.amount, top_up=result.pool.top_up,
-                 awards={t: amount for t, amount in result.awards_by_table.items()}, **reveal(round_row, result))
     return Step(table.id, round_row.id, round_row.number, "settled")
 
 

@@ -2,7 +2,8 @@
 
 A pool is kept in base units, exactly (5 decimal places), as a row (``amount``, what meters
 show and what is locked ``FOR UPDATE`` before any change, so tables sharing a pool never lose an
-update) and as a ledger account moved by the same transaction. Every change is also one
+update) and as a ledger account moved by the same transaction. The lock is a transaction's last
+one (:mod:`.transaction`), so linked tables queue on it only for the pool's own postings. Every change is also one
 :class:`~casino_holdem.models.PoolMovement`, so the pool can be re-derived:
 ``pool = contributions − reversals − prizes + top-ups ± corrections``.
 """
@@ -63,23 +64,16 @@ class Movement:
     bet_id: int | None = None
 
 
-def exchange_accounts(pool: JackpotPool, currency: str) -> list[LedgerAccount]:
-    """The accounts :func:`pool_legs` touches besides the counterpart (to lock them up front)."""
-    return [pool_account(pool.id), house_account(AccountKind.EXCHANGE, BASE),
-            house_account(AccountKind.EXCHANGE, currency)]
-
-
 def pool_legs(pool: JackpotPool, base_delta: Decimal, counterpart: LedgerAccount, multiplier: Decimal,
               memo: str, player_id: int | None = None) -> list[Entry]:
     """R6: ``base_delta`` base units into the pool from ``counterpart`` (an in-play or wallet account
     in its own currency), converted at the fixed multiplier through the exchange accounts, so each
     currency's legs sum to zero."""
     converted = base_delta * multiplier
-    pool_side, base_exchange, currency_exchange = exchange_accounts(pool, counterpart.currency)
-    return [Entry(pool_side, base_delta, memo, player_id),
-            Entry(base_exchange, -base_delta, memo, player_id),
+    return [Entry(pool_account(pool.id), base_delta, memo, player_id),
+            Entry(house_account(AccountKind.EXCHANGE, BASE), -base_delta, memo, player_id),
             Entry(counterpart, -converted, memo, player_id),
-            Entry(currency_exchange, converted, memo, player_id)]
+            Entry(house_account(AccountKind.EXCHANGE, counterpart.currency), converted, memo, player_id)]
 
 
 def move(pool: JackpotPool, kind: str, entries: Sequence[Entry], movements: Sequence[Movement], *,

@@ -17,7 +17,7 @@ from ..core.rules import ALL_BETS, BettorResult, Settlement, Stake
 from ..models import AccountKind, Bet, GameRound, JackpotPool, MovementKind, Player
 from . import queries
 from .jackpot import Movement, pool_legs
-from .wallet import Entry, house_account, in_play_account, post, wallet_account
+from .wallet import Entry, house_account, in_play_account, lock_accounts, post, wallet_account
 
 #: R2.3-R2.5: the bet each street's decision adds to
 STREET_BET = {"preflop": "flop", "flop": "turn", "turn": "river"}
@@ -42,6 +42,15 @@ def post_street_bets(bet: Bet, stake: Stake) -> None:
                                    Entry(in_play_account(bet.round_id, bet.currency), added, column, bet.player_id)],
                  round_id=bet.round_id)
             setattr(bet, column, getattr(stake, column))
+
+
+def lock_players_side(round_row: GameRound) -> None:
+    """Lock the bettors' wallets and the round's in-play accounts before the pool row (the lock
+    order of :mod:`.transaction`): a settlement or a void then holds the shared pool only for its
+    own postings."""
+    lock_accounts([account for bet in round_row.bets
+                   for account in (wallet_account(queries.get(Player, bet.player_id)),
+                                   in_play_account(round_row.id, bet.currency))])
 
 
 def pool_before(pool: JackpotPool, round_row: GameRound) -> Decimal:

@@ -25,7 +25,7 @@ from ..extensions import db
 from ..models import Bet, DecisionRecord, GameRound, GameTable, JackpotPool, MovementKind, Player
 from . import audit, queries
 from .errors import BadRequest, Conflict, InsufficientFunds, core_refusals, one_of
-from .jackpot import Movement, exchange_accounts, move, pool_legs
+from .jackpot import Movement, move, pool_legs
 from .round_postings import STREET_BET, post_street_bets
 from .round_rows import load_round, save_round
 from .transaction import clock, transactional
@@ -138,9 +138,7 @@ def place_bets(player_id: int, table_id: int, ante: Decimal | str | int, bonus: 
         bettor = core.place_bets(str(player.id), player.currency, ante_value, bonus_value, progressive, now=moment)
     stake = bettor.stake()
     wallet, in_play = wallet_account(player), in_play_account(round_row.id, player.currency)
-    pool = queries.lock(JackpotPool, table.pool_id) if progressive else None
-    # Every account the posting will touch, locked at once in id order (no lock taken later).
-    lock_accounts([wallet, in_play] + ([] if pool is None else exchange_accounts(pool, player.currency)))
+    lock_accounts([wallet, in_play])  # the pool and the house's accounts last (below)
     available = wallet.balance - reserved(player.id)
     if available < stake.staked + bettor.exposure:
         raise InsufficientFunds(
@@ -155,18 +153,20 @@ def place_bets(player_id: int, table_id: int, ante: Decimal | str | int, bonus: 
     entries = [leg for name in ("ante", "bonus", "progressive") if stake.amount(name)
                for leg in (Entry(wallet, -stake.amount(name), name, player.id),
                            Entry(in_play, stake.amount(name), name, player.id))]
-    if pool is None:
-        post("bets", entries, round_id=round_row.id)
-    else:
+    post("bets", entries, round_id=round_row.id)
+    if progressive:
         bet.contribution = contribution([stake], core.paytable)
-        multiplier = core.paytable.currency(player.currency).multiplier
-        move(pool, "bets", entries + pool_legs(pool, bet.contribution, in_play, multiplier, "contribution", player.id),
-             [Movement(MovementKind.CONTRIBUTION, bet.contribution, bet.id)], actor=audit.player_actor(player.id),
-             round_id=round_row.id)
     audit.record(audit.player_actor(player.id), "bets_placed", table_id=table.id, round_id=round_row.id,
                  player_id=player.id, now=moment, ante=bet.ante, bonus=bet.bonus, progressive=bet.progressive,
                  contribution=bet.contribution, currency=bet.currency, request_id=request_id)
-    return _receipt(bet, round_row)
+    receipt = _receipt(bet, round_row)
+    if progressive:  # R5: the pool row, shared by every linked table, is locked last and held only until commit
+        pool = queries.lock(JackpotPool, table.pool_id)
+        multiplier = core.paytable.currency(player.currency).multiplier
+        move(pool, "contribution", pool_legs(pool, bet.contribution, in_play, multiplier, "contribution", player.id),
+             [Movement(MovementKind.CONTRIBUTION, bet.contribution, bet.id)], actor=audit.player_actor(player.id),
+             round_id=round_row.id)
+    return receipt
 
 
 # --- decisions (R2.3-R2.5, R8) ---------------------------------------------------------------------

@@ -6,7 +6,11 @@ join the caller's transaction. Lost races the database reports (a deadlock, a se
 failure, a unique key inserted by a concurrent twin) are retried from the start: the retry sees
 what the winner committed, which is what makes client retries and duplicate dealers safe.
 
-Locks are always taken in one order: table row, then pool row, then ledger accounts by id.
+Locks are always taken in one order: table row, round row, the players' and rounds' ledger
+accounts by id, then the pool row, then the house's shared accounts by id. The rows every table
+shares (a linked pool, the house's and exchange accounts) come last, so a transaction holds them
+only from its pool or house posting to its commit, never for the whole bet or settlement (issue
+10: a Progressive bet must not serialise every linked table).
 """
 
 from __future__ import annotations

@@ -55,6 +55,7 @@ def void_round(round_id: int, reason: str, stage: str | None = None, *, by: Oper
     if round_row.phase not in FINISHED and stages.index(at) > stages.index(core.stage):
         raise Unprocessable(f"stage: {at.value} has not been reached (the round is at {core.stage.value})", "stage")
     refuse_outside_stage(why, core.dealt_count, at)
+    round_postings.lock_players_side(round_row)
     pool = queries.lock(JackpotPool, table.pool_id)
     owed = sum((bet.contribution for bet in round_row.bets), ZERO)
     if owed > pool.amount:  # the pool paid out since (R5 never below zero): the house refunds the rest

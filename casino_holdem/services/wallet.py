@@ -36,7 +36,7 @@ from ..models import (
     Posting,
 )
 from . import audit, queries
-from .errors import Conflict, InsufficientFunds, Unprocessable, core_refusals
+from .errors import Conflict, InsufficientFunds, NotFound, Unprocessable, core_refusals
 from .round_rows import bettor_of
 from .transaction import locked, transactional
 
@@ -123,10 +123,21 @@ def pool_account(pool_id: int) -> LedgerAccount:
     return _account(f"pool:{pool_id}", AccountKind.POOL, BASE, pool_id=pool_id)
 
 
+#: the accounts of one player or one round; every other account (the house's, the exchange, the
+#: pools) is shared by every table, so it is locked last and held only from its posting to commit
+PLAYER_SIDE = (AccountKind.WALLET, AccountKind.IN_PLAY)
+
+
 def lock_accounts(accounts: Iterable[LedgerAccount]) -> None:
-    """Lock the accounts (``FOR UPDATE``) in id order and refresh their balances."""
-    ids = sorted({account.id for account in accounts})
-    db.session.scalars(locked(select(LedgerAccount).where(LedgerAccount.id.in_(ids)).order_by(LedgerAccount.id))).all()
+    """Lock the accounts (``FOR UPDATE``) and refresh their balances: the players' and rounds'
+    accounts first, then the shared ones, each group in id order (the lock order of
+    :mod:`.transaction`), so that no table waits on a shared account while another table's
+    transaction does its own work (issue 10, R5)."""
+    unique = {account.id: account for account in accounts}.values()
+    for group in ([a.id for a in unique if a.kind in PLAYER_SIDE], [a.id for a in unique if a.kind not in PLAYER_SIDE]):
+        if group:
+            db.session.scalars(locked(select(LedgerAccount).where(LedgerAccount.id.in_(group))
+                                      .order_by(LedgerAccount.id))).all()
 
 
 def post(kind: str, entries: Sequence[Entry], *, round_id: int | None = None,
@@ -191,16 +202,55 @@ def player_view(player: Player) -> PlayerView:
 @transactional
 def create_player(username: str, password: str, currency: str, *, is_bot: bool = False) -> PlayerView:
     """A player with a wallet in one account currency (R6: one the paytable knows)."""
+    username = _checked(username, password, currency)
+    if _by_name(username) is not None:  # whatever its case (issue 10)
+        raise Conflict(f"username: {username!r} is taken", "username")
+    return _add_player(username, generate_password_hash(password), currency, is_bot)
+
+
+@dataclass(frozen=True, slots=True)
+class NewPlayer:
+    username: str
+    currency: str
+    password: str
+
+
+@transactional
+def create_players(wanted: Sequence[NewPlayer]) -> dict[str, int]:
+    """Set a floor up in one go (the load benchmark's thousand players): every player of ``wanted``
+    whose name is not taken yet (whatever its case), all in one transaction, so a bad row refuses
+    the batch. Each distinct password is hashed once for the batch: players sharing a password
+    share its salted hash, which tells nothing the shared password does not. Returns how many were
+    created and how many existed."""
+    checked = [(_checked(row.username, row.password, row.currency), row) for row in wanted]
+    taken = set(db.session.scalars(select(func.lower(Player.username))
+                                   .where(func.lower(Player.username).in_([name.lower() for name, _ in checked]))))
+    hashes: dict[str, str] = {}
+    created = 0
+    for username, row in checked:
+        if username.lower() in taken:
+            continue
+        taken.add(username.lower())
+        if row.password not in hashes:
+            hashes[row.password] = generate_password_hash(row.password)
+        _add_player(username, hashes[row.password], row.currency, False)
+        created += 1
+    return {"created": created, "existing": len(checked) - created}
+
+
+def _checked(username: str, password: str, currency: str) -> str:
+    """The username as stored (stripped), once the three fields are valid."""
     username = username.strip()
     if not 1 <= len(username) <= MAX_USERNAME:
         raise Unprocessable(f"username: 1 to {MAX_USERNAME} characters", "username")
     if not password:
         raise Unprocessable("password: must not be empty", "password")
     currency_spec(currency)
-    if _by_name(username) is not None:  # whatever its case (issue 10)
-        raise Conflict(f"username: {username!r} is taken", "username")
-    player = Player(username=username, password_hash=generate_password_hash(password), currency=currency,
-                    is_bot=is_bot)
+    return username
+
+
+def _add_player(username: str, password_hash: str, currency: str, is_bot: bool) -> PlayerView:
+    player = Player(username=username, password_hash=password_hash, currency=currency, is_bot=is_bot)
     db.session.add(player)
     db.session.flush()
     wallet_account(player)
@@ -244,6 +294,24 @@ def deposit(player_id: int, amount: Decimal | str | int, idempotency_key: str, *
     elif not any(p.account_id == wallet.id and p.amount == value for p in previous.postings):
         raise Conflict(f"idempotency_key: {idempotency_key!r} was used for another deposit", "idempotency_key")
     return _balance(player)
+
+
+@transactional
+def deposit_many(deposits: Sequence[tuple[str, Decimal | str, str]], *, by: OperatorView | None = None) -> int:
+    """Many cashier credits in one transaction (a floor's set-up): each ``(username, amount, key)``
+    as :func:`deposit`, a key used before crediting nothing again; an unknown username refuses the
+    batch. Every wallet is locked before the cashier accounts (the lock order). Returns how many."""
+    names = [name.strip().lower() for name, _, _ in deposits]
+    players = {player.username.lower(): player for player in
+               db.session.scalars(select(Player).where(func.lower(Player.username).in_(names)))}
+    missing = next((name for name in names if name not in players), None)
+    if missing is not None:
+        raise NotFound(f"username: no player {missing!r}", "username")
+    lock_accounts([wallet_account(player) for player in players.values()] +
+                  [house_account(AccountKind.CASHIER, currency) for currency in {p.currency for p in players.values()}])
+    for name, (_, amount, key) in zip(names, deposits, strict=True):
+        deposit(players[name].id, amount, key, by=by)
+    return len(deposits)
 
 
 def reserved(player_id: int) -> Decimal:

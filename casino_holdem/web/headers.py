@@ -7,9 +7,9 @@
 - ``X-Content-Type-Options: nosniff`` and a Referrer-Policy that sends only the origin elsewhere.
 - HSTS when the session cookie is ``Secure`` (the site is then served over https only).
 - ``Cache-Control: no-store`` on everything but the static files: pages and API answers carry a
-  player's balance, bets, history or CSRF token, and no shared or browser cache may keep them. A
-  view that sets its own Cache-Control keeps it (the event streams say ``no-cache``, which an
-  EventSource is never served from).
+  player's balance, bets, history or CSRF token, and no shared or browser cache may keep them. The
+  event streams carry the viewer's bets and balance too, so they say ``no-store`` as well, on the
+  development server and on the production fan-out alike (:data:`..events.wire.HEADERS`).
 
 A handful of fixed headers: written here rather than with a library (flask-talisman also
 redirects to https and rewrites cookie settings, which the TLS proxy and :mod:`.security` own).

@@ -68,6 +68,7 @@ ERRORS = {
     "403": "CSRF token missing or wrong", "404": "no such table or round", "409": "not allowed now (R2), "
     "or a request id reused with different content", "422": "refused by the rules: limits, units, balance (R2.1, R6)",
     "429": "too many failed logins (Retry-After says when to try again)",
+    "503": "the database is unavailable for a moment (Retry-After says when to try again)",
 }
 
 
@@ -75,7 +76,7 @@ def _operation(summary: str, schema: dict[str, Any], *, errors: str = "", body: 
                status: str = "200", parameters: list[dict[str, Any]] | None = None,
                public: bool = False) -> dict[str, Any]:
     operation: dict[str, Any] = {"summary": summary, "responses": {status: {"description": "OK", **_json(schema)}}}
-    for code in ("401", *errors.split()) if not public else errors.split():
+    for code in ("401", *errors.split(), "503") if not public else (*errors.split(), "503"):
         operation["responses"][code] = _error(ERRORS[code])
     if body is not None:
         operation["requestBody"] = {"required": True, **_json(body)}

@@ -126,6 +126,14 @@ def _cached(name: str, find: Callable[[], T]) -> T:
     return cached[1]  # type: ignore[no-any-return]
 
 
+def forget_session_for_this_request() -> None:
+    """The rest of this request sees nobody logged in (an error page rendered while the database
+    that knows the session is away)."""
+    token = session.get(TOKEN_FIELD)
+    for name in WHO:
+        setattr(g, name, (token, None))
+
+
 def current_principal() -> sessions.Principal | None:
     """Whoever this request's live session belongs to, or None."""
     token = session.get(TOKEN_FIELD)

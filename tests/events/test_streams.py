@@ -44,6 +44,7 @@ def test_a_stream_sends_the_state_then_the_change_another_client_made(served) ->
     stream = Stream(address, f"/events/tables/{table}", _cookie(casino, "alice"))
     try:
         assert stream.status == 200 and stream.block().startswith("retry: ")
+        assert stream.response.getheader("Cache-Control") == "no-store"  # personal data, like the API's
         assert stream.state()["round"]["bettor_count"] == 0
         bob = casino.client("bob")
         assert bob.post(f"/api/tables/{table}/bets", {"ante": "10", "request_id": "b"}).status_code == 201

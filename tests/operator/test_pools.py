@@ -8,21 +8,11 @@ from decimal import Decimal
 import pytest
 
 from casino_holdem.core.money import round_down
-from casino_holdem.services import jackpot, pool_admin, rounds
+from casino_holdem.services import jackpot, pool_admin
 from casino_holdem.services.errors import Conflict, NotFound, Unprocessable
-from support.casino import SECOND, T0, deck_with, staff
+from support.casino import SECOND, T0, staff
 
 ANN, BEN = staff("ann", "manager"), staff("ben", "manager")
-ROYAL_ON_THE_FLOP = deck_with("As Ks", "2c 3d", "Qs Js Ts 4h 5d")
-
-
-def _play_royal(casino, table: int, player: int, key: str) -> int:
-    """R5 P1: the Player's Royal Flush on the flop; the bettor made the Flop bet, so shares the prize."""
-    round_id = casino.open(table, ROYAL_ON_THE_FLOP)
-    rounds.place_bets(player, table, "10", "0", True, request_id=key, now=T0)
-    casino.run(table, T0 + 10 * SECOND)
-    rounds.decide(player, round_id, "flop", request_id=f"{key}-flop", now=T0 + 11 * SECOND)
-    return round_id
 
 
 def _finish(casino, table: int) -> None:
@@ -67,8 +57,8 @@ def test_r5_two_linked_tables_hitting_at_once_are_paid_in_lock_order(casino) -> 
     pool = casino.pool(seed="1000")
     first, second = casino.table(pool), casino.table(pool)
     alice, bob = casino.player(), casino.player()
-    _play_royal(casino, first, alice, "a")
-    _play_royal(casino, second, bob, "b")
+    casino.play_royal(first, alice, "a")
+    casino.play_royal(second, bob, "b")
     with_contributions = Decimal(1000) + 2 * Decimal("0.95")  # R5: both rounds' contributions are in
     _finish(casino, first)
     _finish(casino, second)

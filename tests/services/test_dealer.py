@@ -133,3 +133,32 @@ def test_r2_7_the_next_betting_window_waits_for_the_showdown_pause(db_app_demo) 
         dealer.tick(showdown_pause=5)
         assert db.session.scalar(select(GameRound.number).where(GameRound.table_id == table_id)
                                  .order_by(GameRound.number.desc()).limit(1)) == number + 1
+
+
+def test_a_stop_during_a_step_lets_that_step_commit_then_the_loop_ends(app, casino, monkeypatch) -> None:
+    """Graceful shutdown (issue 10): SIGTERM only sets the loop's stop event
+    (``commands.server``); the step in progress — here the hole cards, R2.2 — still commits,
+    and the loop returns instead of starting another pass."""
+    from casino_holdem.models import utcnow
+    from casino_holdem.services import dealer_steps, rounds
+
+    table = casino.table(betting_seconds=1, decision_seconds=60)
+    player = casino.player()
+    now = utcnow()
+    round_id = casino.open(table, now=now)
+    rounds.place_bets(player, table, "10", request_id="b", now=now)
+    stop, original = threading.Event(), dealer_steps.deal_next
+
+    def stopped_mid_step(*args, **kwargs):
+        stop.set()  # the signal arrives while the step is being taken
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(dealer_steps, "deal_next", stopped_mid_step)
+    thread = threading.Thread(target=dealer.run, kwargs={"app": app, "stop": stop})
+    thread.start()
+    thread.join(timeout=120)
+    assert not thread.is_alive() and stop.is_set()
+    db.session.rollback()
+    dealt = db.session.scalars(select(GameRound).where(GameRound.id == round_id)).one()
+    assert dealt.phase == "pre_flop" and dealt.dealt_count == 4  # the Player's and the Dealer's hole cards
+    assert verify.audit_ledger() == []

@@ -3,6 +3,7 @@ a refused request is one line on stderr and exit 2 (ARCHITECTURE.md)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -43,6 +44,47 @@ def test_operator_creates_and_credits_a_player(run) -> None:
     assert player["currency"] == "THB"
     assert run("player", "deposit", "alice", "2500", "--key", "cash-1", "--operator", "mia")["balance"] == "2500"
     assert run("player", "deposit", "alice", "2500", "--key", "cash-1", "--operator", "mia")["balance"] == "2500"
+
+
+def _lines(path: Path, rows: list[dict[str, str]]) -> str:
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    return str(path)
+
+
+def test_a_floor_of_players_is_created_and_funded_in_two_commands(run, tmp_path: Path) -> None:
+    """The load benchmark's set-up: many players at once, created only when missing (whatever
+    the case of the name), then funded once per cashier reference."""
+    run("player", "create", "P0", "--currency", "USD", "--password", "other")
+    people = [{"username": f"p{i}", "currency": ("USD", "THB", "JPY")[i % 3], "password": "shared"} for i in range(30)]
+    assert run("player", "create-many", _lines(tmp_path / "people.jsonl", people)) == {"created": 29, "existing": 1}
+    assert run("player", "create-many", _lines(tmp_path / "people.jsonl", people)) == {"created": 0, "existing": 30}
+    money = [{"username": row["username"], "amount": "100", "key": f"float-{row['username']}"} for row in people]
+    for _ in range(2):  # the same references again credit nothing
+        assert run("player", "deposit-many", _lines(tmp_path / "money.jsonl", money), "--operator", "mia") == {
+            "deposits": 30}
+    assert run("player", "deposit", "p1", "100", "--key", "float-p1", "--operator", "mia")["balance"] == "100"
+    assert CliRunner().invoke(main, ["audit-ledger"]).exit_code == 0
+
+
+@pytest.mark.parametrize("command, text, message", [
+    ("create-many", '{"username": "a", "currency": "USD"}\n', "line 2: password: required"),
+    ("create-many", '{"username": "a", "currency": "USD", "password": "p"}\n[1]\n', "line 3: not a JSON object"),
+    ("create-many", '{"username": "a", "currency": "XYZ", "password": "p"}\n', "XYZ"),
+    ("deposit-many", '{"username": "nobody", "amount": "1", "key": "k"}\n', "username: no player 'nobody'"),
+    ("deposit-many", 'nonsense\n', "line 2: not a JSON object"),
+])
+def test_a_bad_line_refuses_the_whole_batch(run, tmp_path: Path, command: str, text: str, message: str) -> None:
+    run("player", "create", "fine", "--currency", "USD", "--password", "p")
+    first = ({"username": "new", "currency": "USD", "password": "p"} if command == "create-many"
+             else {"username": "fine", "amount": "5", "key": "k0"})
+    source = tmp_path / "batch.jsonl"
+    source.write_text(json.dumps(first) + "\n" + text)
+    extra = ["--operator", "mia"] if command == "deposit-many" else []
+    result = run("player", command, str(source), *extra, code=2)
+    assert message in result.output and len(result.output.strip().splitlines()) == 1
+    # nothing of the batch happened: its first line's player is new, its first deposit not made
+    assert run("player", "create", "new", "--currency", "USD", "--password", "p")["username"] == "new"
+    assert run("player", "deposit", "fine", "1", "--key", "k1", "--operator", "mia")["balance"] == "1"
 
 
 @pytest.mark.parametrize("args, message", [

@@ -6,18 +6,19 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import Counter
 from collections.abc import Callable
 from decimal import Decimal
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import func, select, text
 
+from casino_holdem.core.money import ZERO, round_down
 from casino_holdem.extensions import db
-from casino_holdem.models import AuditEntry, GameRound, LedgerTransaction
-from casino_holdem.services import dealer, dealer_steps, jackpot, rounds, verify, wallet
+from casino_holdem.models import GameRound
+from casino_holdem.services import dealer, dealer_steps, jackpot, pool_admin, rounds, verify, wallet
 from casino_holdem.services.errors import ServiceError
-from support.casino import SECOND, T0, deck_with
+from support.casino import SECOND, T0, assert_each_step_taken_once, deck_with
+from support.server import wait_until
 
 pytestmark = pytest.mark.postgres
 
@@ -104,19 +105,103 @@ def test_two_dealers_advance_each_round_exactly_once(app, pg) -> None:
                     except ServiceError:
                         pass
 
-    def stopper() -> None:
-        time.sleep(5)
-        stop.set()
+    def stopper() -> None:  # until three rounds are settled (a generous ceiling: the machine is shared)
+        try:
+            wait_until(lambda: db.session.scalar(select(func.count()).select_from(GameRound)
+                                                 .where(GameRound.phase == "settled")) >= 3,
+                       seconds=120, what="three settled rounds")
+        finally:
+            stop.set()
 
     assert in_threads(app, [dealing, dealing, dealing, betting, stopper]) == []
-    entries = db.session.scalars(select(AuditEntry).where(AuditEntry.action.in_(("dealt", "round_settled")))).all()
-    steps = Counter((entry.round_id, entry.action, entry.detail.get("street")) for entry in entries)
-    assert steps and max(steps.values()) == 1
-    settled = db.session.scalars(select(GameRound.id).where(GameRound.phase == "settled")).all()
-    settlements = Counter(db.session.scalars(select(LedgerTransaction.round_id)
-                                             .where(LedgerTransaction.kind == "settlement")))
-    assert len(settled) >= 3 and set(settlements) == set(settled) and max(settlements.values()) == 1
-    assert all(steps[(round_id, "dealt", "river")] == 1 for round_id in settled)
+    assert len(assert_each_step_taken_once()) >= 3
+    assert verify.audit_ledger() == []
+
+
+def test_r5_two_linked_tables_hitting_p1_in_the_same_instant_while_a_third_bets(app, pg) -> None:
+    """The house's rule (docs/rules.md R5): linked tables settling at once are paid in the order
+    they take the pool's lock, each its percentage of the pool as it stands then (this round's and
+    every committed contribution in it, the earlier prize out of it); the pool stays exact."""
+    casino = pg
+    pool = casino.pool(seed="1000")
+    first, second, third = (casino.table(pool) for _ in range(3))
+    alice, bob = casino.player(), casino.player()
+    hits = [casino.play_royal(first, alice, "a"), casino.play_royal(second, bob, "b")]
+    casino.to_showdown(first)
+    casino.to_showdown(second)
+    now = T0 + 60 * SECOND
+    casino.open(third, now=now)
+    bettors = [casino.player(currency, amount) for currency, amount in (("USD", "100"), ("THB", "2500")) * 8]
+    jobs: list[Callable[[], object]] = [lambda t=t: dealer_steps.advance(t, now) for t in (first, second)]
+    jobs += [(lambda p=p: rounds.place_bets(p, third, wallet.currency_spec(wallet.balance(p).currency).multiplier,
+                                            progressive=True, request_id=f"{p}", now=now)) for p in bettors]
+    assert in_threads(app, jobs) == []
+    history = list(reversed(pool_admin.history(pool, limit=1000)))
+    standing, prizes = ZERO, []
+    for movement in history:
+        if movement["kind"] == "prize":
+            assert -movement["amount"] == round_down(standing * Decimal("0.9"), Decimal("0.01"))  # R5 P1, R6
+            prizes.append(movement["shares"][0]["player_id"])
+        standing += movement["amount"]
+    assert sorted(prizes) == sorted([alice, bob])
+    contributions = Decimal("0.95") * (2 + len(bettors))
+    paid = sum((-m["amount"] for m in history if m["kind"] == "prize"), ZERO)
+    assert jackpot.pool_view(pool).amount == standing == Decimal(1000) + contributions - paid
+    assert pool_admin.reconcile(pool).sound
+    assert all(verify.replay(round_id).identical for round_id in hits)
+    assert verify.audit_ledger() == []
+
+
+def _waiting_on_the_pool() -> bool:
+    """Whether a session waits for a row lock with a query on the pool table (pg_stat_activity)."""
+    with db.engine.connect() as probe:
+        return bool(probe.scalar(text(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND wait_event_type = 'Lock' AND query ILIKE '%FROM jackpot_pools%'")))
+
+
+def _in_background(app, jobs: list[Callable[[], object]]) -> tuple[threading.Thread, list[Exception]]:
+    errors: list[Exception] = []
+    thread = threading.Thread(target=lambda: errors.extend(in_threads(app, jobs)))
+    thread.start()
+    return thread, errors
+
+
+def test_a_held_pool_lock_stops_no_linked_table_but_its_progressive_postings(app, pg) -> None:
+    """Issue 10, R5: the pool row is a transaction's last lock. While another transaction holds it,
+    a linked table still takes bets without the Progressive and settles a round without one; a
+    Progressive bet queues on it only at its very end, then goes through."""
+    casino = pg
+    pool = casino.pool(seed="100")
+    settling, betting = casino.table(pool), casino.table(pool)
+    player, other, progressive = casino.player(), casino.player(), casino.player()
+    round_id = casino.open(settling)
+    rounds.place_bets(player, settling, "10", request_id="a", now=T0)
+    casino.run(settling, T0 + 10 * SECOND)
+    rounds.decide(player, round_id, "flop", request_id="a-flop", now=T0 + 11 * SECOND)
+    casino.to_showdown(settling)
+    now = T0 + 60 * SECOND
+    casino.open(betting, now=now)
+    holder = db.engine.connect()
+    held = holder.begin()
+    holder.execute(text("SELECT amount FROM jackpot_pools WHERE id = :id FOR UPDATE"), {"id": pool})
+    try:
+        free, free_errors = _in_background(app, [lambda: dealer_steps.advance(settling, now),
+                                                 lambda: rounds.place_bets(other, betting, "10", request_id="b",
+                                                                           now=now)])
+        free.join(timeout=120)
+        assert not free.is_alive() and free_errors == []
+        queued, queued_errors = _in_background(app, [lambda: rounds.place_bets(progressive, betting, "10",
+                                                                                progressive=True, request_id="c",
+                                                                                now=now)])
+        wait_until(_waiting_on_the_pool, seconds=120, what="the Progressive bet waiting on the pool row")
+    finally:
+        held.rollback()
+        holder.close()
+    queued.join(timeout=120)
+    assert not queued.is_alive() and queued_errors == []
+    assert db.session.get(GameRound, round_id).phase == "settled"
+    assert jackpot.pool_view(pool).amount == Decimal(100) + Decimal("0.95")
     assert verify.audit_ledger() == []
 
 

@@ -6,15 +6,19 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+from collections import Counter
 from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
 import pytest
+from sqlalchemy import select
 
 from casino_holdem.core.cards import FULL_DECK, Card, parse_cards
 from casino_holdem.core.phases import BOARD_POSITIONS, DEALER_POSITIONS, PLAYER_POSITIONS
-from casino_holdem.services import dealer_steps, jackpot, operators, tables, verify, wallet
+from casino_holdem.extensions import db
+from casino_holdem.models import AuditEntry, GameRound, LedgerTransaction
+from casino_holdem.services import dealer_steps, jackpot, operators, rounds, tables, verify, wallet
 from casino_holdem.services.operators import OperatorView, Role
 
 T0 = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.UTC)
@@ -41,6 +45,10 @@ def deck_with(player: str, dealer: str, board: str) -> tuple[Card, ...]:
         placed.update(zip(positions, parse_cards(text.split()), strict=True))
     rest = iter(card for card in FULL_DECK if card not in placed.values())
     return tuple(placed.get(i) or next(rest) for i in range(52))
+
+
+#: R5 P1: the Player's Royal Flush made on the flop (90 % of the pool to the Flop bettors)
+ROYAL_ON_THE_FLOP = deck_with("As Ks", "2c 3d", "Qs Js Ts 4h 5d")
 
 
 class Casino:
@@ -107,6 +115,21 @@ class RiggedCasino(Casino):
             events.append(step.event)
         return events
 
+    def play_royal(self, table_id: int, player_id: int, key: str) -> int:
+        """R5 P1: a round dealt the Player's Royal Flush on the flop, where ``player_id`` bets
+        (Ante 10 and Progressive) and makes the Flop bet, so shares the prize; returns its id."""
+        round_id = self.open(table_id, ROYAL_ON_THE_FLOP)
+        rounds.place_bets(player_id, table_id, "10", "0", True, request_id=key, now=T0)
+        self.run(table_id, T0 + 10 * SECOND)
+        rounds.decide(player_id, round_id, "flop", request_id=f"{key}-flop", now=T0 + 11 * SECOND)
+        return round_id
+
+    def to_showdown(self, table_id: int) -> None:
+        """Deal the flop, turn and river of a round whose preflop decisions were made at T0 + 11 s
+        (R8 checks for whoever lets a window pass), stopping before its settlement."""
+        for seconds in (12, 30, 50):
+            self.run(table_id, T0 + seconds * SECOND, steps=1)
+
     @staticmethod
     def balance(player_id: int) -> Decimal:
         return wallet.balance(player_id).balance
@@ -114,3 +137,17 @@ class RiggedCasino(Casino):
     @staticmethod
     def assert_sound() -> None:
         assert verify.audit_ledger() == []
+
+
+def assert_each_step_taken_once() -> list[int]:
+    """However many dealers ran: every street of every round dealt once, every settled round dealt
+    its river and settled once (one settlement posting); returns the settled rounds."""
+    entries = db.session.scalars(select(AuditEntry).where(AuditEntry.action.in_(("dealt", "round_settled")))).all()
+    steps = Counter((entry.round_id, entry.action, entry.detail.get("street")) for entry in entries)
+    assert steps and max(steps.values()) == 1
+    settled = list(db.session.scalars(select(GameRound.id).where(GameRound.phase == "settled")))
+    settlements = Counter(db.session.scalars(select(LedgerTransaction.round_id)
+                                             .where(LedgerTransaction.kind == "settlement")))
+    assert settled and set(settlements) == set(settled) and max(settlements.values()) == 1
+    assert all(steps[(round_id, "dealt", "river")] == 1 for round_id in settled)
+    return settled

@@ -57,6 +57,19 @@ def answers(url: str) -> bool:
         return False
 
 
+def stop_cleanly(process: subprocess.Popen[bytes], log: Path) -> None:
+    """SIGTERM, as a service manager stops a server or a dealer: it must exit 0 within
+    ``STOP_SECONDS`` (killed and failed otherwise)."""
+    process.send_signal(signal.SIGTERM)
+    try:
+        code = process.wait(timeout=STOP_SECONDS)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+        raise
+    assert code == 0, f"the process did not stop cleanly ({code}): {_tail(log)}"
+
+
 @contextmanager
 def serving(command: Sequence[str], *, cwd: Path, env: dict[str, str], log: Path) -> Iterator[str]:
     """Run ``command`` (a ``serve`` without ``--port``) on a free port; yields its base URL once the
@@ -71,11 +84,4 @@ def serving(command: Sequence[str], *, cwd: Path, env: dict[str, str], log: Path
                        log=log)
             yield base
         finally:
-            process.send_signal(signal.SIGTERM)
-            try:
-                code = process.wait(timeout=STOP_SECONDS)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-                raise
-    assert code == 0, f"the server did not stop cleanly ({code}): {_tail(log)}"
+            stop_cleanly(process, log)

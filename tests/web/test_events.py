@@ -52,4 +52,4 @@ def test_a_stream_ends_by_itself_after_its_lifetime(app, casino: WebCasino) -> N
     body = b"".join(response.response)
     assert time.monotonic() - started < 5
     assert body.count(b"event: state") == 1  # nothing changed: one state, then silence
-    assert response.headers["Cache-Control"] == "no-cache"
+    assert response.headers["Cache-Control"] == "no-store"  # personal data (the viewer's bets and balance)
