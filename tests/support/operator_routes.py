@@ -1,8 +1,8 @@
 """The authorization matrix of the back office, read from the app's route table (issue 11).
 
-:func:`operator_routes` lists every route under ``/operator`` and ``/api/operator`` with the roles
-its :func:`~casino_holdem.web.operator_auth.operator_required` guard declared (``None``: an
-unguarded, public route such as the sign-in). :func:`expected` says what each visitor should get,
+:func:`operator_routes` lists every route under ``/operator``, ``/api/operator`` and ``/api/dealer``
+(issue 12) with the roles its :func:`~casino_holdem.web.operator_auth.operator_required` guard
+declared (``None``: an unguarded, public route such as the sign-in). :func:`expected` says what each visitor should get,
 so a test can walk every route × :data:`VISITORS` without a hand-kept list that could miss one.
 """
 
@@ -14,7 +14,7 @@ from flask import Flask
 
 from casino_holdem.web.operator_auth import ROLES_ATTRIBUTE
 
-PREFIXES = ("/operator/", "/api/operator/")
+PREFIXES = ("/operator/", "/api/operator/", "/api/dealer/")
 ANONYMOUS, PLAYER = "anonymous", "player"
 ROLES = ("pit", "manager", "auditor", "dealer")
 VISITORS = (ANONYMOUS, PLAYER, *ROLES)
