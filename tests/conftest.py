@@ -10,8 +10,10 @@ from pathlib import Path
 
 import freezegun
 import pytest
+from freezegun.api import FrozenDateTimeFactory
 
 from support.app import DATABASES, empty_all_tables, make_app, migrate, release, session_postgres_database
+from support.casino import T0
 
 # pytest's own timings read the real clock even inside a frozen test, so --durations tells the truth
 freezegun.configure(extend_ignore_list=["_pytest.timing"])
@@ -22,6 +24,13 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture(autouse=True)
 def _run_from_project_root(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
+
+
+@pytest.fixture
+def clock() -> Iterator[FrozenDateTimeFactory]:
+    """The wall clock frozen at the tests' T0, moved by the test (``tick``, ``move_to``)."""
+    with freezegun.freeze_time(T0) as frozen:
+        yield frozen
 
 
 @pytest.fixture(scope="session")

@@ -4,77 +4,24 @@ the players' error shape."""
 
 from __future__ import annotations
 
-import functools
-import re
-
 import pytest
 
-from casino_holdem.services import operators, verify
+from casino_holdem.services import verify
 from support.casino import T0
-from support.operator_routes import ANONYMOUS, PLAYER, VISITORS, expected, operator_routes
-from support.web import Client, WebCasino
-
-SECRET = "a long password"
-
-
-@pytest.fixture(autouse=True)
-def _quick_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
-    from werkzeug.security import generate_password_hash
-
-    from casino_holdem.services import logins, wallet
-
-    for module in (logins, wallet):
-        monkeypatch.setattr(module, "generate_password_hash",
-                            functools.partial(generate_password_hash, method="pbkdf2:sha256:1000"))
-
-
-@pytest.fixture
-def web(db, app) -> WebCasino:
-    return WebCasino(app)
-
-
-def _operator(web: WebCasino, username: str, role: str) -> Client:
-    operators.create(username, SECRET, role)
-    client = web.client()
-    client.refresh_token()
-    response = client.post("/api/operator/session", {"username": username, "password": SECRET})
-    assert response.status_code == 200, response.get_json()
-    client.token = response.get_json()["csrf_token"]
-    return client
-
-
-def _visitor(web: WebCasino, who: str) -> Client:
-    if who == ANONYMOUS:
-        client = web.client()
-        client.refresh_token()
-        return client
-    if who == PLAYER:
-        web.player("punter")
-        return web.client("punter")
-    return _operator(web, f"{who}1", who)
+from support.operator_routes import VISITORS, check_admissions, sign_in, visitor
+from support.web import WebCasino
 
 
 @pytest.mark.parametrize("who", VISITORS)
 def test_every_back_office_route_admits_exactly_its_roles(app, web, who) -> None:
     """Generated from the route table: a refused visitor gets 401 (API) or the sign-in page,
     or 403; an allowed one is never refused by the guard (it may still be a 404 or a 400)."""
-    client = _visitor(web, who)
-    mine = [route for route in operator_routes(app) if route.endpoint.startswith(("operator_api.", "operator_pages."))]
-    assert len(mine) >= 30
-    for route in mine:
-        path = re.sub(r"<int:\w+>", "1", route.rule)
-        for method in route.methods:
-            status = client.send(method, path, {}).status_code
-            want = expected(route, who)
-            if want == "allowed":
-                assert status < 500 and status not in (401, 403) and status != 302, (route.rule, method, who, status)
-            else:
-                assert status == want, (route.rule, method, who, status)
+    assert check_admissions(app, visitor(web, who), who, ("operator_api.", "operator_pages.")) >= 30
 
 
 def test_four_eyes_paytable_approval_and_assignment_over_the_api(web, variant) -> None:
     table = web.table()
-    ann, ben = _operator(web, "ann", "manager"), _operator(web, "ben", "manager")
+    ann, ben = sign_in(web, "ann", "manager"), sign_in(web, "ben", "manager")
     bad = ann.post("/api/operator/paytables", {"content": variant(2).decode().replace("ante = 1\n", "ante = -1\n")})
     assert bad.status_code == 422 and "main.ante" in bad.get_json()["error"]["problems"]
     draft = ann.post("/api/operator/paytables", {"content": variant(2, aa=40).decode()}).get_json()
@@ -95,14 +42,14 @@ def test_a_pit_boss_voids_only_at_the_right_stage_and_the_auditor_sees_it(web) -
     web.advance(table)
     round_id = punter.get(f"/api/tables/{table}").get_json()["round"]["round_id"]
     assert punter.post(f"/api/tables/{table}/bets", {"ante": "10", "request_id": "r1"}).status_code == 201
-    pit = _operator(web, "pit1", "pit")
+    pit = sign_in(web, "pit1", "pit")
     early = pit.post(f"/api/operator/rounds/{round_id}/void", {"reason": "dropped_card_seen"})
     assert early.status_code == 422 and early.get_json()["error"]["field"] == "reason"
     done = pit.post(f"/api/operator/rounds/{round_id}/void", {"reason": "card_exposed_during_betting"})
     assert done.status_code == 200 and done.get_json()["result"]["void"]["reason"] == "card_exposed_during_betting"
     seen = punter.get(f"/api/rounds/{round_id}").get_json()
     assert seen["result"]["void"] == {"reason": "card_exposed_during_betting", "stage": "betting"}
-    auditor = _operator(web, "audrey", "auditor")
+    auditor = sign_in(web, "audrey", "auditor")
     entries = auditor.get(f"/api/operator/audit?round_id={round_id}&action=round_void").get_json()["entries"]
     assert [entry["actor"] for entry in entries] == ["operator:pit1"]
     assert auditor.get(f"/api/operator/audit?format=csv&round_id={round_id}").data.startswith(b"id,at,actor")
@@ -112,7 +59,7 @@ def test_a_pit_boss_voids_only_at_the_right_stage_and_the_auditor_sees_it(web) -
 def test_a_jackpot_correction_needs_a_second_manager_over_the_api(web) -> None:
     table = web.table(seed="500")
     pool = _pool_of(web, table)
-    ann, ben = _operator(web, "ann", "manager"), _operator(web, "ben", "manager")
+    ann, ben = sign_in(web, "ann", "manager"), sign_in(web, "ben", "manager")
     asked = ann.post(f"/api/operator/pools/{pool}/corrections", {"amount": "-20", "reason": "meter"}).get_json()
     assert ann.post(f"/api/operator/corrections/{asked['id']}/approve").status_code == 409
     assert ben.post(f"/api/operator/corrections/{asked['id']}/approve").get_json()["status"] == "approved"
@@ -128,7 +75,7 @@ def _pool_of(web: WebCasino, table: int) -> int:
 
 
 def test_reports_over_the_api_add_up_to_the_ledger(web) -> None:
-    auditor = _operator(web, "audrey", "auditor")
+    auditor = sign_in(web, "audrey", "auditor")
     day = T0.date().isoformat()
     result = auditor.get(f"/api/operator/reports?from={day}&to={day}").get_json()
     assert result["ledger_agrees"] is True and result["rounds"] == 0

@@ -8,11 +8,15 @@ so a test can walk every route × :data:`VISITORS` without a hand-kept list that
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from flask import Flask
 
+from casino_holdem.services import operators
 from casino_holdem.web.operator_auth import ROLES_ATTRIBUTE
+
+from .web import Client, WebCasino
 
 PREFIXES = ("/operator/", "/api/operator/", "/api/dealer/")
 ANONYMOUS, PLAYER = "anonymous", "player"
@@ -20,6 +24,7 @@ ROLES = ("pit", "manager", "auditor", "dealer")
 VISITORS = (ANONYMOUS, PLAYER, *ROLES)
 #: what a refused visitor gets: an API answers 401/403; a page sends the anonymous to sign in
 ALLOWED, SIGN_IN_FIRST, SIGN_IN_PAGE, FORBIDDEN = "allowed", 401, 302, 403
+SECRET = "a long password"
 
 
 @dataclass(frozen=True)
@@ -53,3 +58,44 @@ def expected(route: OperatorRoute, visitor: str) -> str | int:
     if visitor == ANONYMOUS:
         return SIGN_IN_FIRST if route.is_api else SIGN_IN_PAGE
     return FORBIDDEN
+
+
+def sign_in(web: WebCasino, username: str, role: str) -> Client:
+    """A new operator of ``role``, signed in through the API (the client holds their CSRF token)."""
+    operators.create(username, SECRET, role)
+    client = web.client()
+    client.refresh_token()
+    response = client.post("/api/operator/session", {"username": username, "password": SECRET})
+    assert response.status_code == 200, response.get_json()
+    client.token = response.get_json()["csrf_token"]
+    return client
+
+
+def visitor(web: WebCasino, who: str) -> Client:
+    """A client for one of :data:`VISITORS`: nobody, a logged-in player, or an operator of a role."""
+    if who == ANONYMOUS:
+        client = web.client()
+        client.refresh_token()
+        return client
+    if who == PLAYER:
+        web.player("punter")
+        return web.client("punter")
+    return sign_in(web, f"{who}1", who)
+
+
+def check_admissions(app: Flask, client: Client, who: str, endpoints: tuple[str, ...]) -> int:
+    """Send every method of every route whose endpoint starts with one of ``endpoints`` as ``who``
+    (an empty JSON body, ids 1): a refused visitor gets exactly :func:`expected`'s status, an
+    allowed one is never refused by the guard (it may still be a 400 or a 404). Returns how many
+    routes were checked."""
+    routes = [route for route in operator_routes(app) if route.endpoint.startswith(endpoints)]
+    for route in routes:
+        path = re.sub(r"<int:\w+>", "1", route.rule)
+        for method in route.methods:
+            status = client.send(method, path, {}).status_code
+            want = expected(route, who)
+            if want == ALLOWED:
+                assert status < 500 and status not in (401, 403) and status != 302, (route.rule, method, who, status)
+            else:
+                assert status == want, (route.rule, method, who, status)
+    return len(routes)

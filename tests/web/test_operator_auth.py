@@ -14,7 +14,7 @@ from casino_holdem.models import AuditEntry
 from casino_holdem.services import audit, demo, logins, operators
 from casino_holdem.services.operators import Role
 from casino_holdem.web.operator_auth import operator_required
-from support.operator_routes import ALLOWED, VISITORS, expected, operator_routes
+from support.operator_routes import ALLOWED, VISITORS, expected, operator_routes, visitor
 from support.web import Client, WebCasino
 
 SECRET = "a long password"
@@ -48,25 +48,13 @@ def _guarded_routes(app: Flask) -> None:
     app.register_blueprint(probe)
 
 
-def _visitor(casino: WebCasino, who: str) -> Client:
-    if who == "anonymous":
-        client = casino.client()
-        client.refresh_token()
-        return client
-    if who == "player":
-        casino.player("alice")
-        return casino.client("alice")
-    operators.create(f"{who}9", SECRET, who)
-    return _sign_in(casino, f"{who}9")
-
-
 @pytest.mark.parametrize("who", VISITORS)
 def test_every_operator_route_admits_exactly_its_roles(app, casino: WebCasino, who: str) -> None:
     _guarded_routes(app)
-    client = _visitor(casino, who)
-    # the back office's own routes are walked by tests/operator/test_web.py (with ids and bodies)
-    guarded = [route for route in operator_routes(app) if route.roles is not None
-               and not route.endpoint.startswith(("operator_api.", "operator_pages."))]
+    client = visitor(casino, who)
+    # the back office's and the dealer's own routes are walked by tests/operator/ (with ids and bodies)
+    guarded = [route for route in operator_routes(app) if route.roles is not None and not route.endpoint.startswith(
+        ("operator_api.", "operator_pages.", "dealer_api.", "dealer_pages."))]
     assert {route.rule for route in guarded} >= {"/operator/", "/operator/probe/paytables",
                                                   "/api/operator/probe/voids", "/api/operator/probe/reports"}
     for route in guarded:
