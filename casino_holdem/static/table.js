@@ -302,6 +302,13 @@
     }));
   }
 
+  /** R9: the incidents that did not void the round (a card used again, a misdeal corrected). */
+  function renderNotices(round) {
+    const notices = (round && round.notices) || [];
+    $("notices").replaceChildren(...notices.map((text) => element("li", "", t(text))));
+    $("notices").hidden = notices.length === 0;
+  }
+
   function renderSession() {
     TableSession.render(state, units, (count) => cash(amountOf(count)));
   }
@@ -320,6 +327,7 @@
     renderFelt();
     renderClock();
     setText("status", statusText());
+    renderNotices(round);
     renderSpots();
     renderBetForm();
     renderDecisions();

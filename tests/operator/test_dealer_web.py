@@ -17,13 +17,11 @@ from casino_holdem.core.incidents import IncidentKind, Report, needs_house
 from casino_holdem.extensions import db
 from casino_holdem.models import IncidentRecord, Player
 from casino_holdem.services import jackpot, verify
-from support.live import CARDS, DEALER_CARDS, R9_LEDGER, SETTLED, SETTLED_POOL, LiveRound
+from support.live import CARDS, DEALER_CARDS, R9_LEDGER, SETTLED, SETTLED_POOL, TYPED, LiveRound
 from support.operator_routes import VISITORS, check_admissions, operator_routes, sign_in, visitor
 from support.web import Client, WebCasino
 
 DEALER_ROUTES = ("dealer_api.", "dealer_pages.")
-#: the same cards as a dealer or a scanner may type them (R1: any case, 10 for T, suit symbols, Enter)
-TYPED = ["AC", "4h", "ad", "K♦", " 5c", "9♠", "8S", "2c\n", "6c", "3♥", "7c", "JD"]
 
 
 class DealtOverHttp(LiveRound):

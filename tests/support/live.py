@@ -18,6 +18,8 @@ from .casino import SECOND, T0
 #: R1 order: Player 1st, Dealer 1st, Player 2nd, Dealer 2nd, burn, flop ×3, burn, turn, burn, river
 CARDS = ["Ac", "4h", "Ad", "Kd", "5c", "9s", "8s", "2c", "6c", "3h", "7c", "Jd"]
 DEALER_CARDS = ("4h", "Kd")
+#: the same cards as a dealer or a scanner may type them (R1: any case, suit symbols, a trailing Enter)
+TYPED = ["AC", "4h", "ad", "K♦", " 5c", "9♠", "8S", "2c\n", "6c", "3♥", "7c", "JD"]
 #: alice and bob each: Ante 10, Bonus 5, Progressive 1 (USD), Flop bet 20, then check, check
 START, POOL_SEED = Decimal(1000), Decimal(50)
 #: R3: Player A-A beats the Dealer's K high with less than a Straight: Ante pushes, Flop bet wins;
