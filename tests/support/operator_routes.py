@@ -60,15 +60,20 @@ def expected(route: OperatorRoute, visitor: str) -> str | int:
     return FORBIDDEN
 
 
-def sign_in(web: WebCasino, username: str, role: str) -> Client:
-    """A new operator of ``role``, signed in through the API (the client holds their CSRF token)."""
-    operators.create(username, SECRET, role)
+def signed_in(web: WebCasino, username: str, password: str = SECRET) -> Client:
+    """An operator signed in through the API (the client holds their CSRF token)."""
     client = web.client()
     client.refresh_token()
-    response = client.post("/api/operator/session", {"username": username, "password": SECRET})
+    response = client.post("/api/operator/session", {"username": username, "password": password})
     assert response.status_code == 200, response.get_json()
     client.token = response.get_json()["csrf_token"]
     return client
+
+
+def sign_in(web: WebCasino, username: str, role: str) -> Client:
+    """A new operator of ``role``, signed in."""
+    operators.create(username, SECRET, role)
+    return signed_in(web, username)
 
 
 def visitor(web: WebCasino, who: str) -> Client:

@@ -14,10 +14,8 @@ from casino_holdem.models import AuditEntry
 from casino_holdem.services import audit, demo, logins, operators
 from casino_holdem.services.operators import Role
 from casino_holdem.web.operator_auth import operator_required
-from support.operator_routes import ALLOWED, VISITORS, expected, operator_routes, visitor
-from support.web import Client, WebCasino
-
-SECRET = "a long password"
+from support.operator_routes import ALLOWED, SECRET, VISITORS, expected, operator_routes, signed_in, visitor
+from support.web import WebCasino
 
 
 @pytest.fixture(autouse=True)
@@ -26,15 +24,6 @@ def _quick_operator_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(logins, "generate_password_hash",
                         functools.partial(generate_password_hash, method="pbkdf2:sha256:1000"))
-
-
-def _sign_in(casino: WebCasino, username: str, password: str = SECRET) -> Client:
-    client = casino.client()
-    client.refresh_token()
-    response = client.post("/api/operator/session", {"username": username, "password": password})
-    assert response.status_code == 200, response.get_json()
-    client.token = response.get_json()["csrf_token"]
-    return client
 
 
 def _guarded_routes(app: Flask) -> None:
@@ -118,7 +107,7 @@ def test_the_operator_sign_in_is_rate_limited_like_the_players(casino: WebCasino
 def test_an_operator_session_ends_after_the_idle_limit(casino: WebCasino, clock, monkeypatch) -> None:
     monkeypatch.setenv("CASINO_OPERATOR_IDLE_SECONDS", "900")
     operators.create("pit1", SECRET, "pit")
-    client = _sign_in(casino, "pit1")
+    client = signed_in(casino, "pit1")
     for _ in range(3):
         clock.tick(dt.timedelta(minutes=14))
         assert client.get("/operator/").status_code == 200
@@ -130,10 +119,10 @@ def test_an_operator_session_ends_after_the_idle_limit(casino: WebCasino, clock,
 def test_signing_out_and_disabling_end_the_operator_sessions(casino: WebCasino) -> None:
     operators.create("pit1", SECRET, "pit")
     operators.create("manager1", SECRET, "manager")
-    pit = _sign_in(casino, "pit1")
+    pit = signed_in(casino, "pit1")
     assert pit.send("DELETE", "/api/operator/session").get_json()["authenticated"] is False
     assert pit.get("/operator/").status_code == 302
-    manager = _sign_in(casino, "manager1")
+    manager = signed_in(casino, "manager1")
     operators.disable("manager1")
     assert manager.get("/api/operator/session").get_json()["authenticated"] is False
     client = casino.client()
@@ -143,10 +132,10 @@ def test_signing_out_and_disabling_end_the_operator_sessions(casino: WebCasino) 
 
 def test_a_new_password_ends_the_sessions_signed_in_with_the_old_one(casino: WebCasino) -> None:
     operators.create("pit1", SECRET, "pit")
-    client = _sign_in(casino, "pit1")
+    client = signed_in(casino, "pit1")
     operators.set_password("pit1", "another long one")
     assert client.get("/api/operator/session").get_json()["authenticated"] is False
-    _sign_in(casino, "pit1", "another long one")
+    signed_in(casino, "pit1", "another long one")
 
 
 def test_the_demo_operators_sign_in_with_the_demo_password(casino: WebCasino) -> None:
@@ -156,7 +145,7 @@ def test_the_demo_operators_sign_in_with_the_demo_password(casino: WebCasino) ->
         ("pit1", "pit"), ("manager1", "manager"), ("manager2", "manager"), ("auditor1", "auditor"),
         ("dealer1", "dealer")]
     for username, _ in demo.OPERATORS:
-        assert _sign_in(casino, username, demo.PASSWORD).get("/operator/").status_code == 200
+        assert signed_in(casino, username, demo.PASSWORD).get("/operator/").status_code == 200
 
 
 def test_an_operator_action_is_audited_with_who_when_what_before_after_and_why(db, casino: WebCasino, clock) -> None:
