@@ -82,7 +82,8 @@
 
   function renderClock() {
     const round = state && state.round;
-    const left = round && !FINISHED.includes(round.phase) ? secondsLeft(round.deadline, state.server_time, receivedAt) : null;
+    const left = round && !FINISHED.includes(round.phase)
+      ? secondsLeft(round.deadline, state.server_time, receivedAt, round.repeats_every) : null;
     setText("timer", left === null ? "—" : `${Math.ceil(left)} s`);
   }
 

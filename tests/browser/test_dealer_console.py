@@ -5,7 +5,8 @@ corrected. The players see the round as on any table (the Dealer's cards face do
 showdown) and the incidents that did not void it as notices.
 
 The module's server has long windows (a dealer typing twelve cards, two players deciding, on a
-machine shared by many sessions); every wait is on a condition with a generous ceiling."""
+machine shared by many sessions); every wait is on a condition with a generous ceiling. (The
+basename is not test_dealer.py: tests/services/ has one, and the suite collects by basename.)"""
 
 from __future__ import annotations
 
