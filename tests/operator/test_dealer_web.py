@@ -138,6 +138,14 @@ def test_r1_a_refused_card_is_named_with_its_field_and_changes_nothing(live: Dea
     assert (live.row().deck, live.row().phase) == (row.deck, row.phase)
 
 
+def test_a_card_or_an_incident_without_the_session_s_csrf_token_is_refused(live: DealtOverHttp) -> None:
+    live.close_betting()
+    for path, body in (("cards", {"card": "Ac"}), ("incidents", {"kind": "shuffler_jam"})):
+        response = live.dealer.post(f"/api/dealer/tables/{live.table}/{path}", body, token="")
+        assert response.status_code == 403 and response.get_json()["error"]["field"] is None
+    assert (live.row().dealt_count, live.row().phase) == (0, "pre_flop")
+
+
 @pytest.mark.parametrize(("kind", "cards", "detail", "voids", "balance"), R9_LEDGER)
 def test_r9_every_incident_through_the_api_with_its_ledger_effect(live: DealtOverHttp, kind: str, cards: int,
                                                                   detail: dict, voids: bool,
