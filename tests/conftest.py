@@ -11,8 +11,10 @@ from pathlib import Path
 
 import freezegun
 import pytest
+from freezegun.api import FrozenDateTimeFactory
 
 from support.app import DATABASES, empty_all_tables, make_app, migrate, release, session_postgres_database
+from support.casino import T0
 
 # servers and dealers started by the tests (in process or as subprocesses, which inherit this)
 # never begin the minutes-long computation of a paytable's exact figures; the tests that want the
@@ -28,6 +30,13 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture(autouse=True)
 def _run_from_project_root(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
+
+
+@pytest.fixture
+def clock() -> Iterator[FrozenDateTimeFactory]:
+    """The wall clock frozen at the tests' T0, moved by the test (``tick``, ``move_to``)."""
+    with freezegun.freeze_time(T0) as frozen:
+        yield frozen
 
 
 @pytest.fixture(scope="session")

@@ -1,6 +1,7 @@
 """R9: the incidents a live dealer or pit supervisor reports, as data, and what each one does.
 
-Every incident is recorded, whether or not it voids the round. :func:`rule` decides, from the
+Every incident is recorded, whether or not it voids the round; the house's own voids
+(:func:`needs_house`) are a pit supervisor's to call, the rest a dealer's. :func:`rule` decides, from the
 round as it stands, what R9 says happens (its :class:`Ruling`); it changes nothing. The services
 record the ruling and apply it (a void goes through the one void path, the rest leave the round
 to go on). [reading] "During betting" is from the end of the shuffle until the first card of the
@@ -120,6 +121,14 @@ def _misdeal(round_: Round, card: Card | None, report: Report) -> Ruling:
     if report.house_voids:
         return Ruling(report.kind, Effect.VOID, round_.stage, card, VoidReason.MISDEAL)
     return Ruling(report.kind, Effect.RECORDED, round_.stage, card)
+
+
+def needs_house(report: Report) -> bool:
+    """R9: whether only the house's authority (a pit supervisor, not a dealer) may report this:
+    "the house may void the round" for a misdeal caught too late to correct, and "the house may
+    void any erroneous round" (``other_error``). A dealer reports the rest, including the voids
+    R9 makes certain (an exposure during betting, a dropped card seen, a shuffler jam)."""
+    return report.kind is IncidentKind.OTHER_ERROR or (report.kind is IncidentKind.MISDEAL and report.house_voids)
 
 
 def rule(round_: Round, report: Report) -> Ruling:

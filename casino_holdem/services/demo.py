@@ -2,6 +2,7 @@
 jackpot pool. Idempotent: running it again creates and deposits nothing twice.
 
 Logins: ``demo1`` … ``demo5`` with the password ``demo`` (README); bots are ``bot1`` … ``bot4``.
+The tables deal from the server's shuffle, but for one live table (R1) dealt from the console.
 Operators (issue 11), password ``demo`` too: ``pit1``, ``manager1`` and ``manager2`` (two, so a
 second manager can approve the first one's change), ``auditor1`` and ``dealer1``.
 """
@@ -26,6 +27,8 @@ BOTS = (("bot1", "USD", "10000"), ("bot2", "THB", "250000"), ("bot3", "JPY", "10
 POOL = "Linked progressive"
 POOL_SEED = Decimal(10000)
 TABLES = ("Bangkok", "Macau", "Monaco")
+#: R1: a table dealt from the dealer's console (issue 12), for ``dealer1`` or ``pit1`` to deal at
+LIVE_TABLES = ("Studio",)
 OPERATORS = (("pit1", "pit"), ("manager1", "manager"), ("manager2", "manager"), ("auditor1", "auditor"),
              ("dealer1", "dealer"))
 
@@ -43,11 +46,12 @@ def ensure_demo_data(*, betting_seconds: int = 15, decision_seconds: int = 15) -
             operators.create(username, PASSWORD, role, strict=False)
     pool = jackpot.ensure_pool(POOL)
     jackpot.top_up(pool.id, POOL_SEED, "demo pool seed", None, idempotency_key=f"demo-seed:{pool.id}")
-    for name in TABLES:
+    for name in (*TABLES, *LIVE_TABLES):
         if db.session.scalars(select(GameTable).where(GameTable.name == name)).first() is None:
             tables.create_table(name, pool.id, ante_min=Decimal(1), ante_max=Decimal(500), bonus_min=Decimal(1),
                                 bonus_max=Decimal(100), max_bettors=50, betting_seconds=betting_seconds,
-                                decision_seconds=decision_seconds, is_demo=True)
+                                decision_seconds=decision_seconds, is_demo=True,
+                                dealing="live" if name in LIVE_TABLES else "rng")
     return {"players": [p.username for p in players], "operators": [name for name, _ in OPERATORS],
             "pool": jackpot.pool_view(pool.id).amount,
             "tables": [t.name for t in tables.list_tables()]}

@@ -39,6 +39,12 @@ class BadRequest(ServiceError):
     status = 400
 
 
+class Forbidden(ServiceError):
+    """Not this operator's authority: a dealer calling a void only the house may call (R9)."""
+
+    status = 403
+
+
 class NotFound(ServiceError):
     status = 404
 

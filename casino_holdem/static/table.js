@@ -116,6 +116,13 @@ Casino.ready.then(() => {
     $("decisions").dataset.round = round ? round.round_id : "";
   }
 
+  /** R9: the incidents that did not void the round (a card used again, a misdeal corrected). */
+  function renderNotices(round) {
+    const notices = (round && round.notices) || [];
+    $("notices").replaceChildren(...notices.map((text) => element("li", "", t(text))));
+    $("notices").hidden = notices.length === 0;
+  }
+
   function renderSession() {
     TableSession.render(state, units, (count) => cash(amountOf(count)));
   }
@@ -134,6 +141,7 @@ Casino.ready.then(() => {
     TableFelt.render(state, units);
     TableFelt.renderClock(state, receivedAt);
     setText("status", statusText(state));
+    renderNotices(state.round);
     renderSpots();
     renderBetForm();
     renderDecisions();

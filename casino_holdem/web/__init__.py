@@ -1,7 +1,8 @@
 """The players' web front end: pages, the JSON API and live event streams (issue 6).
 
 Blueprints: ``auth`` (login, registration, logout), ``operator_auth`` (the back office's sign-in
-and its guard, issue 11), ``lobby``, ``table``, ``history``, ``api``
+and its guard, issue 11), the back office (:mod:`.operator`), the dealer's console and API
+(:mod:`.dealer`, issue 12), ``lobby``, ``table``, ``history``, ``api``
 (``/api/``, described at ``/api/openapi.json``) and ``events`` (server-sent events). Everything
 a page, response or event shows of a round is built by
 :func:`casino_holdem.services.viewing.round_seen_by` (checked by tests/web/test_viewing_boundary.py).
@@ -26,6 +27,7 @@ from . import (
     security,
     table,
 )
+from .dealer import init_dealer
 from .operator import init_operator
 
 
@@ -41,3 +43,4 @@ def init_web(app: Flask) -> None:
     for blueprint in (auth.bp, operator_auth.bp, lobby.bp, table.bp, history.bp, api.bp, events.bp):
         app.register_blueprint(blueprint)
     init_operator(app)
+    init_dealer(app)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..services import accounts, player_settings, rounds
+from .dealer.openapi_paths import dealer_paths
 from .inputs import MAX_ID
 from .operator.openapi_paths import operator_paths
 
@@ -311,5 +312,5 @@ def document() -> dict[str, Any]:
         "components": {"schemas": SCHEMAS,
                        "securitySchemes": {"session": {"type": "apiKey", "in": "cookie", "name": "session"}}},
         "security": [{"session": []}],
-        "paths": {**_paths(), **operator_paths()},
+        "paths": {**_paths(), **operator_paths(), **dealer_paths()},
     }

@@ -11,6 +11,7 @@ import importlib.util
 import os
 import sys
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -40,16 +41,23 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.skip(reason=reason))
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``casino-holdem serve --demo --no-bots`` in a subprocess; its base URL."""
-    folder = tmp_path_factory.mktemp("browser")
+@contextmanager
+def demo_server(folder: Path, *, betting: int = BETTING, decision: int = DECISION) -> Iterator[str]:
+    """``casino-holdem serve --demo --no-bots`` in a subprocess on a database in ``folder``, with
+    these windows; its base URL."""
     environment = {**os.environ, "CASINO_DATABASE_URL": f"sqlite:///{folder / 'casino.sqlite3'}",
-                   "CASINO_SECRET_KEY": "browser-tests", "CASINO_BETTING_SECONDS": str(BETTING),
-                   "CASINO_DECISION_SECONDS": str(DECISION), "CASINO_DEALER_TICK": "0.1",
+                   "CASINO_SECRET_KEY": "browser-tests", "CASINO_BETTING_SECONDS": str(betting),
+                   "CASINO_DECISION_SECONDS": str(decision), "CASINO_DEALER_TICK": "0.1",
                    "CASINO_SHOWDOWN_PAUSE": str(SHOWDOWN_PAUSE)}
     with serving([sys.executable, "-m", "casino_holdem", "serve", "--demo", "--no-bots"], cwd=ROOT,
                  env=environment, log=folder / "server.log") as base:
+        yield base
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The demo server with short windows, shared by the suite; its base URL."""
+    with demo_server(tmp_path_factory.mktemp("browser")) as base:
         yield base
 
 

@@ -12,8 +12,8 @@ import pytest
 from conftest import BETTING, DECISION
 
 pytestmark = pytest.mark.browser
-#: table ids of the demo tables (services/demo.py): Bangkok, Macau, Monaco
-BANGKOK, MACAU, MONACO = 1, 2, 3
+#: table ids of the demo tables (services/demo.py): Bangkok, Macau, Monaco, and the live Studio
+BANGKOK, MACAU, MONACO, STUDIO = 1, 2, 3, 4
 
 
 def log_in(page: Any, username: str) -> None:
@@ -23,12 +23,12 @@ def log_in(page: Any, username: str) -> None:
     page.wait_for_url(re.compile(r"/$"))
 
 
-def place_ante(page: Any, table: int, *, bonus: bool = False) -> str:
-    """Sit at ``table``, wait for a betting window with time to spare, bet the smallest chip;
-    returns the round shown ("Round 4 · 1 betting")."""
+def place_ante(page: Any, table: int, *, bonus: bool = False, spare: int = 2) -> str:
+    """Sit at ``table``, wait for a betting window with ``spare`` seconds to spare, bet the smallest
+    chip; returns the round shown ("Round 4 · 1 betting")."""
     page.goto(f"/tables/{table}")
-    page.wait_for_function("""() => !document.getElementById('bet-form').hidden
-        && parseInt(document.getElementById('countdown').textContent) >= 2""")
+    page.wait_for_function(f"""() => !document.getElementById('bet-form').hidden
+        && parseInt(document.getElementById('countdown').textContent) >= {spare}""")
     page.click("#clear")
     page.click("#chips [data-chip] >> nth=0")
     if bonus:
@@ -57,7 +57,7 @@ def test_log_in_bet_and_fold(open_page, shot) -> None:
     page, _ = dealt_in(open_page, "demo1", BANGKOK)
     shot(page, "pre-flop")
     page.click("text=Lobby >> nth=0")
-    assert page.locator(".table-card").count() == 3
+    assert page.locator(".table-card").count() == 4  # three dealt by the server, one live
     shot(page, "lobby")
     page.go_back()
     wait_for_action(page, "fold")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 from pathlib import Path
 
@@ -9,9 +10,11 @@ import pytest
 
 from support.app import quick_password_hashes
 from support.casino import RiggedCasino
+from support.web import WebCasino
 
 #: the back office's web layer stands on the operators' sign-in and guard (the auth foundation)
-collect_ignore = [] if importlib.util.find_spec("casino_holdem.web.operator_auth") else ["test_web.py"]
+collect_ignore = ([] if importlib.util.find_spec("casino_holdem.web.operator_auth")
+                  else ["test_web.py", "test_dealer_web.py"])
 STANDARD = (Path(__file__).resolve().parents[2] / "paytables" / "standard-v1.toml").read_bytes()
 
 
@@ -31,6 +34,19 @@ def _quick_password_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def casino(db, monkeypatch: pytest.MonkeyPatch) -> RiggedCasino:
     return RiggedCasino(monkeypatch)
+
+
+@pytest.fixture
+def web(db, app, monkeypatch: pytest.MonkeyPatch) -> WebCasino:
+    """Players and operators over HTTP, with cheap password hashes (the stored hash names its method)."""
+    from werkzeug.security import generate_password_hash
+
+    from casino_holdem.services import logins, wallet
+
+    for module in (logins, wallet):
+        monkeypatch.setattr(module, "generate_password_hash",
+                            functools.partial(generate_password_hash, method="pbkdf2:sha256:1000"))
+    return WebCasino(app)
 
 
 @pytest.fixture

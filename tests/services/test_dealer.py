@@ -52,7 +52,7 @@ def test_the_loop_runs_in_a_thread_until_stopped(app, db_app_demo) -> None:
     thread.join(timeout=10)
     assert not thread.is_alive()
     db.session.rollback()
-    assert db.session.scalar(select(func.count()).select_from(GameRound)) == 3  # one open round per table
+    assert db.session.scalar(select(func.count()).select_from(GameRound)) == 4  # one open round per table, live too
 
 
 def test_operating_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -64,6 +64,6 @@ def test_demo_data_is_idempotent(db) -> None:
     first = demo.ensure_demo_data()
     second = demo.ensure_demo_data()
     assert first == second
-    assert first["pool"] == demo.POOL_SEED and len(first["tables"]) == 3
+    assert first["pool"] == demo.POOL_SEED and len(first["tables"]) == len(demo.TABLES) + len(demo.LIVE_TABLES) == 4
     assert {wallet.balance(wallet.find_player(name).id).balance for name, _, _ in demo.PLAYERS[:1]} == {Decimal(10000)}
     assert verify.audit_ledger() == []

@@ -1,7 +1,8 @@
 """R1 hidden information: the Dealer's hole cards, the burn cards, the undealt deck and the deck's
 nonce never leave the server before the round is settled or void.
 
-Two players play several rounds through the API, the pages and the event streams; every byte
+Two players play several rounds through the API, the pages and the event streams (on an RNG table,
+and on a live table whose cards a dealer enters through the dealer API); every byte
 sent to either of them is checked at the moment it is sent against the rounds then unfinished:
 - raw bytes: no unfinished round's deck text or nonce;
 - JSON (API bodies, event data, the state embedded in pages): every card string, attributed to
@@ -22,6 +23,7 @@ from sqlalchemy import select
 from casino_holdem.core.phases import BOARD_POSITIONS, PLAYER_POSITIONS
 from casino_holdem.extensions import db
 from casino_holdem.models import GameRound
+from support.live import CARDS, DEALER_CARDS, DECIDE_AFTER
 from support.web import Client, WebCasino
 
 CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
@@ -34,7 +36,7 @@ DATA_CARD = re.compile(r'data-card="([^"]*)"')
 class Secret:
     hidden: frozenset[str]
     deck: str
-    nonce: str
+    nonce: str | None  # a live round has none (its cards are entered as dealt)
 
 
 class Scanner:
@@ -60,7 +62,9 @@ class Scanner:
         body = response.get_data()
         self.responses += 1
         for secret in secrets.values():
-            assert secret.deck.encode() not in body and secret.nonce.encode() not in body, path
+            # a live round's deck holds only the cards dealt so far: a secret once it holds a hidden one
+            assert not secret.hidden or secret.deck.encode() not in body, path
+            assert not secret.nonce or secret.nonce.encode() not in body, path
         text = body.decode()
         if response.mimetype == "application/json":
             self.walk(json.loads(text), None, secrets, path)
@@ -158,3 +162,37 @@ def test_no_hidden_card_is_ever_sent_before_the_round_ends(casino: WebCasino, cl
     recall = alice.get(f"/api/rounds/{finished[0]}").get_json()
     assert len(recall["cards"]["dealer"]) == 2 and recall["reveal"]["nonce"]  # revealed once settled
     assert scanner.live_cards > 50 and scanner.responses > 200  # the scan saw cards of rounds in play
+
+
+def test_no_hidden_card_of_a_live_table_is_ever_sent_before_showdown(casino: WebCasino, clock) -> None:
+    """R1 on a live table (issue 12): while a dealer enters the cards one by one, nothing either
+    player fetches (JSON, pages, event streams), nor what the dealer's own API and console send,
+    shows the Dealer's or a burn card before the round is settled."""
+    scanner = Scanner()
+    casino.listener = scanner
+    table = casino.table(dealing="live")
+    casino.advance(table)
+    casino.player("alice")
+    casino.player("bob", currency="RMB")
+    players = casino.client("alice"), casino.client("bob")
+    dealer = casino.operator_client("dealer1", "dealer")
+    for client, ante in zip(players, ("10", "50"), strict=True):
+        client.post(f"/api/tables/{table}/bets", {"ante": ante, "bonus": "5", "progressive": True, "request_id": "b"})
+    clock.tick(dt.timedelta(seconds=11))
+    casino.advance(table)
+    round_id = players[0].get(f"/api/tables/{table}").get_json()["round"]["round_id"]
+    for dealt, card in enumerate(CARDS, start=1):
+        assert dealer.post(f"/api/dealer/tables/{table}/cards", {"card": card}).status_code == 200
+        for path in (f"/api/dealer/tables/{table}", "/api/dealer/tables", f"/operator/dealer/{table}",
+                     "/operator/dealer/"):
+            dealer.get(path)
+        for client in players:
+            look(client, table)
+        if dealt in DECIDE_AFTER:
+            for client in players:
+                client.post(f"/api/rounds/{round_id}/decisions", {"action": DECIDE_AFTER[dealt],
+                                                                  "request_id": f"{round_id}-{dealt}"})
+            casino.advance(table)
+    recall = players[0].get(f"/api/rounds/{round_id}").get_json()
+    assert recall["phase"] == "settled" and recall["cards"]["dealer"] == list(DEALER_CARDS)  # shown at showdown
+    assert scanner.live_cards > 100 and scanner.responses > 300

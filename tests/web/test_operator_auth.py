@@ -33,9 +33,9 @@ def _guarded_routes(app: Flask) -> None:
 def test_every_operator_route_admits_exactly_its_roles(app, casino: WebCasino, who: str) -> None:
     _guarded_routes(app)
     client = casino.visitor(who)
-    # the back office's own routes are walked by tests/operator/test_web.py (with ids and bodies)
-    guarded = [route for route in operator_routes(app) if route.roles is not None
-               and not route.endpoint.startswith(("operator_api.", "operator_pages."))]
+    # the back office's and the dealer's own routes are walked by tests/operator/ (with ids and bodies)
+    guarded = [route for route in operator_routes(app) if route.roles is not None and not route.endpoint.startswith(
+        ("operator_api.", "operator_pages.", "dealer_api.", "dealer_pages."))]
     assert {route.rule for route in guarded} >= {"/operator/", "/operator/probe/paytables",
                                                   "/api/operator/probe/voids", "/api/operator/probe/reports"}
     for route in guarded:

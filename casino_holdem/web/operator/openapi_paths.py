@@ -1,6 +1,7 @@
 """The ``/api/operator/`` part of the OpenAPI document (merged into the players' document by
 :func:`casino_holdem.web.openapi.document`): one row per operation, the roles allowed in its
-description, the same error shape as the players' API."""
+description, the same error shape as the players' API. :func:`back_office_paths` builds the
+dealer's ``/api/dealer/`` part the same way."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ ERROR = {"$ref": "#/components/schemas/Error"}
 OBJECT = {"type": "object"}
 REFUSALS = {"400": "malformed input (the field is named)", "401": "not signed in as an operator",
             "403": "this role may not do this, or the CSRF token is missing", "404": "no such object",
-            "409": "not allowed now (four-eyes, status)", "422": "refused by the rules (the field is named)"}
+            "409": "not allowed now (four-eyes, status; a card out of turn or for a finished round, R1, R9)",
+            "422": "refused by the rules (the field is named)"}
 #: (method, path, summary, roles, body fields, query parameters)
-OPERATIONS: tuple[tuple[str, str, str, str, tuple[str, ...], tuple[str, ...]], ...] = (
+Operation = tuple[str, str, str, str, tuple[str, ...], tuple[str, ...]]
+OPERATIONS: tuple[Operation, ...] = (
     ("get", "/paytables", "Every stored paytable version with its status and exact return figures (rtp: null "
      "while computing)", "manager, auditor", (), ()),
     ("get", "/paytables/{version_id}", "One version with its exact return figures (rtp: null while computing)",
@@ -56,11 +59,11 @@ OPERATIONS: tuple[tuple[str, str, str, str, tuple[str, ...], tuple[str, ...]], .
 )
 
 
-def _operation(summary: str, roles: str, body: tuple[str, ...], query: tuple[str, ...],
-               path: str) -> dict[str, Any]:
+def _operation(summary: str, roles: str, body: tuple[str, ...], query: tuple[str, ...], path: str, tag: str,
+               types: dict[str, Any]) -> dict[str, Any]:
     json = {"content": {"application/json": {"schema": OBJECT}}}
     operation: dict[str, Any] = {
-        "summary": summary, "description": f"Roles: {roles}.", "tags": ["operator"],
+        "summary": summary, "description": f"Roles: {roles}.", "tags": [tag],
         "responses": {"200": {"description": "OK", **json},
                       **{code: {"description": text, "content": {"application/json": {"schema": ERROR}}}
                          for code, text in REFUSALS.items()}}}
@@ -71,14 +74,21 @@ def _operation(summary: str, roles: str, body: tuple[str, ...], query: tuple[str
         operation["parameters"] = parameters
     if body:
         operation["requestBody"] = {"required": True, "content": {"application/json": {"schema": {
-            "type": "object", "properties": {name: {"type": "string"} for name in body}}}}}
+            "type": "object", "properties": {name: types.get(name, {"type": "string"}) for name in body}}}}}
     return operation
 
 
-def operator_paths() -> dict[str, Any]:
-    """The back office's paths, ready to merge into the document's ``paths``."""
+def back_office_paths(prefix: str, operations: tuple[Operation, ...], *, tag: str,
+                      types: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``operations`` under ``prefix``, ready to merge into the document's ``paths``; body fields
+    are strings unless ``types`` gives their schema."""
     paths: dict[str, Any] = {}
-    for method, path, summary, roles, body, query in OPERATIONS:
-        full = f"/api/operator{path}"
-        paths.setdefault(full, {})[method] = _operation(summary, roles, body, query, full)
+    for method, path, summary, roles, body, query in operations:
+        full = f"{prefix}{path}"
+        paths.setdefault(full, {})[method] = _operation(summary, roles, body, query, full, tag, types or {})
     return paths
+
+
+def operator_paths() -> dict[str, Any]:
+    """The back office's paths."""
+    return back_office_paths("/api/operator", OPERATIONS, tag="operator")
