@@ -16,7 +16,7 @@ from sqlalchemy import func, select, text
 from casino_holdem.cli import main
 from casino_holdem.extensions import db
 from casino_holdem.models import DecisionRecord, GameRound
-from casino_holdem.services import dealer, demo, verify
+from casino_holdem.services import dealer, dealer_steps, demo, rounds, verify
 from support.casino import T0
 
 
@@ -133,3 +133,26 @@ def test_r2_7_the_next_betting_window_waits_for_the_showdown_pause(db_app_demo) 
         dealer.tick(showdown_pause=5)
         assert db.session.scalar(select(GameRound.number).where(GameRound.table_id == table_id)
                                  .order_by(GameRound.number.desc()).limit(1)) == number + 1
+
+
+@pytest.mark.parametrize("seconds_after, waits", [(0, True), (4, True), (5, False), (60, False)])
+def test_r2_7_the_step_and_the_sleep_read_one_showdown_pause(casino, seconds_after: int, waits: bool) -> None:
+    """R2.7: the dealer's step (dealer_steps.advance) and its sleep (dealer.due) agree on when the
+    showdown leaves the felt, because one function (windows.showdown_until) decides it for both."""
+    with freeze_time(T0) as frozen:
+        table, player = casino.table(), casino.player()
+        round_id = casino.open(table)
+        rounds.place_bets(player, table, "10", request_id="bet")
+        frozen.tick(dt.timedelta(seconds=10))
+        assert dealer_steps.advance(table).event == "hole_cards"
+        for street, action in (("flop", "flop"), ("turn", "check"), ("river", "check")):
+            rounds.decide(player, round_id, action, request_id=street)
+            assert dealer_steps.advance(table).event == street
+        assert dealer_steps.advance(table).event == "settled"
+        frozen.tick(dt.timedelta(seconds=seconds_after))
+        found = dealer.due(showdown_pause=5)
+        step = dealer_steps.advance(table, showdown_pause=5)
+    if waits:
+        assert (table in found.tables, found.next_deadline, step) == (False, T0 + dt.timedelta(seconds=15), None)
+    else:
+        assert table in found.tables and step is not None and step.event == "opened"
