@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -25,3 +26,15 @@ def test_the_documents_stand_alone() -> None:
     documents = [ROOT / "README.md", *(ROOT / "docs").rglob("*.md"), *(ROOT / "templates").rglob("*.html")]
     assert [path.name for path in documents if "shared/" in path.read_text(encoding="utf-8")] == []
     assert "docs/rules.md" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_every_rule_is_one_hop_from_its_number() -> None:
+    """docs/rules.md ends with an index: a row for each of R1-R9 naming the modules that hold the
+    rule, and every module it names exists (a split or a move updates the index)."""
+    text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    index = text[text.index("## Where each rule lives in the code"):]
+    rows = {line.split("|")[1].strip(): line for line in index.splitlines() if line.startswith("| R")}
+    assert sorted(rows) == [f"R{number}" for number in range(1, 10)]
+    named = {path for line in rows.values() for path in re.findall(r"`([\w/]+\.py)`", line)}
+    assert all(path.startswith("casino_holdem/") for path in named)
+    assert sorted(path for path in named if not (ROOT / path).is_file()) == []

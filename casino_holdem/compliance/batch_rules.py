@@ -1,14 +1,17 @@
-"""The settlement rules of ``core/rules.py``, vectorised with numpy over many rounds at once.
+"""The settlement rules of ``core/rules.py`` and ``core/progressive.py``, vectorised with numpy over
+many rounds at once.
 
 The simulator (:mod:`.simulate`) settles millions of rounds with these functions and the exact
 figures (:mod:`.rtp`) read the Bonus lines with them. Each is the twin of a scalar rule: this module
-is laid out under the same R3-R6 headings as ``core/rules.py``, every function names its scalar
-twin, and every constant (the bets, the streets, the Bonus lines, the prize tables, the dealing
-order, the street bets' sizes) is imported from the core, never restated.
+is laid out under the same headings as its scalar twins (R3 and R4 as in ``core/rules.py``, R5 and
+R5/R6 as in ``core/progressive.py``, the whole round as in ``core/rules.py``), every function names
+its scalar twin, and every constant (the bets, the streets, the Bonus lines, the prize tables, the
+dealing order, the street bets' sizes) is imported from the core, never restated.
 
-A rule change edits these files together: ``core/rules.py`` (the live game, the scenario CLI and
-replay), this module (simulate, rtp), the closed forms of ``compliance/rtp.py`` when the change
-touches the Bonus or the Progressive, and the tests that hold the twins to each other
+A rule change edits these files together: ``core/rules.py`` (R3, R4, the whole round, R9) or
+``core/progressive.py`` (R5, R6) for the live game, the scenario CLI and replay; this module
+(simulate, rtp); the closed forms of ``compliance/rtp.py`` when the change touches the Bonus or the
+Progressive; and the tests that hold the twins to each other
 (``tests/compliance/test_simulation.py`` settles batch rounds with ``core.rules.settle`` and
 compares them cent for cent).
 
@@ -182,8 +185,8 @@ class Hits:
 
 
 def progressive_codes(cards: npt.NDArray[np.uint8], category: npt.NDArray[np.int8]) -> tuple[Int64Array, ...]:
-    """R5, twin of ``rules.progressive_hits`` and ``rules.royal_street``: (rows, P1 street code, P2
-    category, P3 category) for the rows that qualify for something. The board alone is never
+    """R5, twin of ``progressive.progressive_hits`` and ``progressive.royal_street``: (rows, P1 street
+    code, P2 category, P3 category) for the rows that qualify for something. The board alone is never
     stronger than the seven cards, so a 7-card hand below four of a kind qualifies for nothing and
     only the other rows are evaluated again."""
     rows = np.flatnonzero(category >= Category.FOUR_OF_A_KIND)
@@ -210,8 +213,8 @@ def progressive_codes(cards: npt.NDArray[np.uint8], category: npt.NDArray[np.int
 # --- R5/R6: sharing the prizes and the pool ---------------------------------------------------
 
 def share_prize(prize: Fraction | int, winners: int, units: Units) -> tuple[int, int]:
-    """R5/R6, twin of ``rules.share_prize``: one winner's share in currency units (rounded down)
-    and what all the shares cost the pool in quanta (the remainder stays in the pool)."""
+    """R5/R6, twin of ``progressive.share_prize``: one winner's share in currency units (rounded
+    down) and what all the shares cost the pool in quanta (the remainder stays in the pool)."""
     amount = int(Fraction(prize) * units.units_per_quantum / winners)  # floor: amounts are >= 0
     return amount, amount * units.quanta_per_unit * winners
 
@@ -233,11 +236,11 @@ class PoolWalk:
 
 
 def walk_pool(hits: Hits, rounds: int, units: Units) -> PoolWalk:
-    """R5, twin of ``rules.contribution``, ``rules.settle_progressive`` and ``rules.seed_top_up``:
-    carry the pool through ``rounds`` rounds, paying the hits in order. Every round adds the
-    contributions; a hit round pays P1 (a share of the pool with this round's contributions)
-    first, then the one fixed prize (P3, else P2) capped at what remains; after a payout the house
-    refills the pool up to its seed. Between two hits the pool only grows by the contributions, so
+    """R5, twin of ``progressive.contribution``, ``progressive.settle_progressive`` and
+    ``progressive.seed_top_up``: carry the pool through ``rounds`` rounds, paying the hits in order.
+    Every round adds the contributions; a hit round pays P1 (a share of the pool with this round's
+    contributions) first, then the one fixed prize (P3, else P2) capped at what remains; after a
+    payout the house refills the pool up to its seed. Between two hits the pool only grows by the contributions, so
     only the hit rounds are walked."""
     bettors = units.bettors if units.progressive else 0
     pool, previous, top_ups = units.start, -1, 0

@@ -41,7 +41,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from ..core import evaluator
+from ..core import evaluator, hand_classes
 from ..core.evaluator import Category, categories_batch, evaluate_batch
 from ..settings import cache_dir
 from .vector import HOLE_CLASSES, combinations, hole_classes
@@ -219,8 +219,9 @@ def enumerate_all(*, threads: int = 2, chunk: int = 256,
 
 
 def _cache_key() -> str:
-    """Changes whenever the evaluator or this engine changes, so a stale result is never read."""
-    source = Path(evaluator.__file__).read_bytes()
+    """Changes whenever the evaluator (with its tables) or this engine changes, so a stale result
+    is never read."""
+    source = b"".join(Path(module.__file__ or "").read_bytes() for module in (evaluator, hand_classes))
     return hashlib.sha256(source + ENGINE_VERSION.encode()).hexdigest()[:16]
 
 

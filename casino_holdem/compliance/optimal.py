@@ -40,7 +40,8 @@ from multiprocessing import get_context
 import numpy as np
 import numpy.typing as npt
 
-from ..core.evaluator import CLASS_COUNTS, Category
+from ..core.evaluator import Category
+from ..core.hand_classes import CLASS_COUNTS
 from ..core.paytable import Paytable
 from .completions import FlopSums, flop_sums
 from .isomorphism import Deck, canonical_flops

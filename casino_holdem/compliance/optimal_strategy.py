@@ -8,9 +8,9 @@ permutation, and the holding and the turn card follow the same permutation (R7: 
 equal, so every decision's value is unchanged).
 
 The cache keeps one file per paytable, named by the SHA-256 of the paytable's bytes and by a hash
-of the code the figures come from (evaluator, enumeration, the strategies scored beside), so a
-changed engine is never read from an old file. The pass also scores the other built-in strategies
-exactly (:data:`SCORED`).
+of the code the figures come from (evaluator and its tables, enumeration, the strategies scored
+beside), so a changed engine is never read from an old file. The pass also scores the other
+built-in strategies exactly (:data:`SCORED`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..core import evaluator
+from ..core import evaluator, hand_classes
 from ..core.paytable import Paytable
 from ..settings import cache_dir
 from . import completions, isomorphism, optimal, simple, strategies
@@ -53,7 +53,7 @@ def _engine_key() -> str:
     """Changes whenever code the cached figures depend on changes (read once: the code a process
     runs is the code it imported)."""
     digest = hashlib.sha256(ENGINE_VERSION.encode())
-    for module in (evaluator, completions, isomorphism, optimal, simple, strategies):
+    for module in (evaluator, hand_classes, completions, isomorphism, optimal, simple, strategies):
         digest.update(Path(module.__file__ or "").read_bytes())
     return digest.hexdigest()[:16]
 

@@ -12,9 +12,10 @@ Model of the table
     bet (unless disabled), all in one currency of the paytable (R6).
 
 Settlement
-    With the rules of :mod:`.batch_rules`, the vectorised twins of ``core.rules`` (see there which
-    files change together for a rule change): amounts are integers of the currency's smallest
-    unit and the pool integers of 0.00001 base units, so nothing is rounded but what R6 rounds.
+    With the rules of :mod:`.batch_rules`, the vectorised twins of ``core.rules`` and
+    ``core.progressive`` (``core.rules`` says which files change together for a rule change):
+    amounts are integers of the currency's smallest unit and the pool integers of 0.00001 base
+    units, so nothing is rounded but what R6 rounds.
 
 Speed
     Rounds are dealt and settled in chunks on worker threads (numpy releases the GIL). The only

@@ -5,6 +5,8 @@
 - :mod:`.tables` table administration: create, list, open and close tables
 - :mod:`.rounds` playing a round: bets (R2.1), decisions (R2.3-R2.5), leaving and coming back (R8)
 - :mod:`.dealer_steps` the dealer's steps: open, deal each street, close windows (R8), settle (R3-R6)
+- :mod:`.windows` when a table's next step may come: empty betting windows (R2.1, R8), the
+  showdown pause (R2.7)
 - :mod:`.voids` voiding a round (R9)
 - :mod:`.round_rows` stored rounds ↔ the core's ``Round`` (load, save, results)
 - :mod:`.round_postings` a round's ledger postings: street bets, settlement, void (shared with replay)

@@ -34,10 +34,11 @@ from ..models import Bet, GameRound, GameTable, Player
 from . import table_changes, viewing, wallet
 from .dealer_steps import Step, advance
 from .errors import ServiceError
-from .queries import TAKES_ROUNDS, latest_round
+from .queries import TAKES_ROUNDS
 from .rounds import decide, place_bets
 from .tables import list_tables
 from .transaction import clock, reading
+from .windows import showdown_until
 
 log = logging.getLogger(__name__)
 #: at most this many steps per table per tick (open, deal, …, settle is at most six)
@@ -61,10 +62,10 @@ class Due:
 @reading
 def due(now: dt.datetime | None = None, *, showdown_pause: float = 0.0) -> Due:
     """One query over the open tables and their unfinished rounds: a table is due when it needs a
-    round opened (none, or the last one finished at least ``showdown_pause`` seconds ago, R2.7),
-    its round's deadline has passed, or the round is at the showdown; a betting round nobody bet on
-    is never due (:mod:`.windows`) unless a table change is due for it (:func:`.dealer_steps.reopen`).
-    A closed or suspended table opens no round."""
+    round opened (none, or the last one's showdown pause is over: :func:`.windows.showdown_until`,
+    R2.7), its round's deadline has passed, or the round is at the showdown; a betting round nobody
+    bet on is never due (:mod:`.windows`) unless a table change is due for it
+    (:func:`.dealer_steps.reopen`). A closed or suspended table opens no round."""
     moment = clock(now)
     has_bets = exists().where(Bet.round_id == GameRound.id)
     live = GameRound.phase.not_in([phase.value for phase in FINISHED])
@@ -78,14 +79,16 @@ def due(now: dt.datetime | None = None, *, showdown_pause: float = 0.0) -> Due:
     tables: list[int] = []
     upcoming: list[dt.datetime] = []
     passed: dict[int, dt.datetime] = {}
-    pause = dt.timedelta(seconds=showdown_pause)
     for table_id, is_open, phase, deadline, bets, ended, changes_due, next_change in rows:
         idle = phase == Phase.BETTING.value and not bets
         if phase is None:
-            if is_open and (ended is None or ended + pause <= moment):
+            if not is_open:
+                continue
+            until = showdown_until(ended, showdown_pause, moment)
+            if until is None:
                 tables.append(table_id)
-            elif is_open:
-                upcoming.append(ended + pause)  # R2.7: the showdown stays on the felt until then
+            else:
+                upcoming.append(until)  # R2.7: the showdown stays on the felt until then
         elif phase == Phase.SHOWDOWN.value or (deadline is not None and deadline <= moment and not idle) or (
                 idle and changes_due):  # an idle table's due changes land on its empty round (table_changes)
             tables.append(table_id)
@@ -98,16 +101,6 @@ def due(now: dt.datetime | None = None, *, showdown_pause: float = 0.0) -> Due:
     return Due(tables, min(upcoming, default=None), passed)
 
 
-def _showing_showdown(table_id: int, pause: float) -> bool:
-    """R2.7: a round settled less than ``pause`` seconds ago stays on the felt, so that its players
-    can read the showdown before the next betting window opens."""
-    if pause <= 0:
-        return False
-    last = latest_round(table_id)
-    return (last is not None and last.phase in FINISHED and last.finished_at is not None
-            and clock(None) - last.finished_at < dt.timedelta(seconds=pause))
-
-
 def tick(*, skip_locked: bool = True, tables: list[int] | None = None, showdown_pause: float = 0.0) -> list[Step]:
     """Advance every table (or only ``tables``) as far as it is due now, leaving a just-finished
     round on the felt for ``showdown_pause`` seconds (R2.7); returns the steps taken."""
@@ -115,9 +108,7 @@ def tick(*, skip_locked: bool = True, tables: list[int] | None = None, showdown_
     for table_id in [table.id for table in list_tables()] if tables is None else tables:
         try:
             for _ in range(STEPS_PER_TICK):
-                if _showing_showdown(table_id, showdown_pause):
-                    break
-                step = advance(table_id, skip_locked=skip_locked)
+                step = advance(table_id, skip_locked=skip_locked, showdown_pause=showdown_pause)
                 if step is None:
                     break
                 steps.append(step)

@@ -2,7 +2,8 @@
 
 A round goes through these named steps, in this order (:func:`advance` takes the one that is due):
 
-1. :func:`open_round` — R1: a fresh shuffle; betting opens (R2.1) and the deck's commitment is published.
+1. :func:`open_round` — R1: a fresh shuffle; betting opens (R2.1) and the deck's commitment is published,
+   once the last round's showdown pause is over (R2.7, :func:`.windows.showdown_until`).
 2. :func:`extend_betting` — a betting window nobody bet in is opened again; a round nobody bet on
    is never dealt.
 3. :func:`deal_next` — close the betting or decision window and deal the next street (R1 order):
@@ -30,6 +31,7 @@ from .round_rows import load_round, reveal, save_result, table_limits, table_pay
 from .rounds import save_play
 from .transaction import clock, transactional
 from .wallet import post
+from .windows import showdown_until
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,9 +144,11 @@ def settle(table: GameTable, round_row: GameRound, core: Round, now: dt.datetime
 
 
 @transactional
-def advance(table_id: int, now: dt.datetime | None = None, *, skip_locked: bool = False) -> Step | None:
+def advance(table_id: int, now: dt.datetime | None = None, *, skip_locked: bool = False,
+            showdown_pause: float = 0.0) -> Step | None:
     """Take the table's next step when it is due (see the module docstring), or return None.
-    With ``skip_locked`` (the dealer loop) a table another process is working on is skipped."""
+    With ``skip_locked`` (the dealer loop) a table another process is working on is skipped; a
+    finished round stays on the felt ``showdown_pause`` seconds before the next one opens (R2.7)."""
     moment = clock(now)
     if skip_locked:
         table = queries.try_lock(GameTable, table_id, skip_locked=True)
@@ -154,8 +158,10 @@ def advance(table_id: int, now: dt.datetime | None = None, *, skip_locked: bool 
         table = queries.lock(GameTable, table_id)
     round_row = queries.latest_round(table.id, for_update=True)
     if round_row is None or round_row.phase in FINISHED:
-        return open_round(table, (round_row.number + 1) if round_row else 1, moment) if queries.takes_rounds(table) \
-            else None
+        finished_at = None if round_row is None else round_row.finished_at
+        if not queries.takes_rounds(table) or showdown_until(finished_at, showdown_pause, moment) is not None:
+            return None
+        return open_round(table, (round_row.number + 1) if round_row else 1, moment)
     core = load_round(round_row)
     if core.phase is Phase.SHOWDOWN and not core.awaiting_cards:
         return settle(table, round_row, core, moment)

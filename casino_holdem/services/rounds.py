@@ -19,8 +19,8 @@ from sqlalchemy import select
 
 from ..core.cards import format_cards
 from ..core.money import ZERO, format_amount
+from ..core.progressive import contribution
 from ..core.round import FINISHED, Action, Phase, Round
-from ..core.rules import contribution
 from ..extensions import db
 from ..models import Bet, DecisionRecord, GameRound, GameTable, JackpotPool, MovementKind, Player
 from . import audit, queries

@@ -15,6 +15,17 @@ from casino_holdem.paytable_files import load_paytable
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The full-deck optimal strategy takes minutes per paytable: it runs with ``-m optimal``
+    (``.ci/run`` does), and the default run checks the same engine on reduced decks."""
+    if "optimal" in (config.getoption("markexpr") or ""):
+        return
+    skip = pytest.mark.skip(reason="the full-deck optimal strategy takes minutes: run with -m optimal (.ci/run does)")
+    for item in items:
+        if item.get_closest_marker("optimal"):
+            item.add_marker(skip)
+
+
 @pytest.fixture(scope="session")
 def enumeration() -> Enumeration:
     return load_enumeration(use_cache=False)

@@ -21,9 +21,14 @@ def invoke(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
+#: the strategies the rtp tests read; ``rtp`` without --strategy adds the full-deck optimal pass,
+#: minutes per paytable, which test_optimal_full.py checks with -m optimal
+READ = ("--strategy", "always-play", "--strategy", "basic")
+
+
 @pytest.mark.slow
 def test_rtp_json_gives_exact_fractions(enumeration: Enumeration) -> None:
-    code, out, _ = invoke("rtp", "standard", "--json", "--rounds", "50000")
+    code, out, _ = invoke("rtp", "standard", "--json", "--rounds", "50000", *READ)
     assert code == 0
     document = json.loads(out)
     assert document["paytable"]["id"] == "standard"
@@ -38,7 +43,7 @@ def test_rtp_json_gives_exact_fractions(enumeration: Enumeration) -> None:
 
 @pytest.mark.slow
 def test_rtp_text_labels_exact_and_simulated(enumeration: Enumeration, house_flush_path: str) -> None:
-    code, out, _ = invoke("rtp", house_flush_path, "--rounds", "20000")
+    code, out, _ = invoke("rtp", house_flush_path, "--rounds", "20000", *READ)
     assert code == 0
     assert "house edge 8.5406%" in out and "[exact enumeration]" in out and "[simulated, 20,000 rounds" in out
     assert "seed top-ups per round" in out and "approximation" in out      # house-flush has a seed of 500

@@ -3,6 +3,8 @@ test, the ``simple`` rules, and the property that no strategy returns more than 
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -12,6 +14,7 @@ from hypothesis import strategies as st
 from casino_holdem.cli import main
 from casino_holdem.compliance.isomorphism import Deck
 from casino_holdem.compliance.optimal import MainRules, play_flop, solve
+from casino_holdem.compliance.optimal_strategy import Optimal
 from casino_holdem.compliance.play_figures import figures
 from casino_holdem.compliance.simple import Simple
 from casino_holdem.compliance.strategies import SHIPPED, get_strategy
@@ -129,6 +132,22 @@ def test_simple_river_bet_rules(hole: str, board: str, bets: bool) -> None:
 @pytest.fixture(scope="module")
 def small_solution():
     return solve(SMALL, STRAIGHT, [get_strategy(name) for name in SHIPPED if name != "optimal"], workers=1)
+
+
+def test_the_lookup_plays_the_decisions_computed_for_the_flop_itself(small_solution) -> None:
+    """Every flop of the small deck in its own suits, decided directly, against the lookup through
+    its canonical flop (the full deck's twin runs with -m optimal)."""
+    strategy = Optimal(solution=small_solution)
+    for flop in itertools.combinations(SMALL.cards.tolist(), 3):
+        play = play_flop(SMALL, np.array(flop, np.uint8), STRAIGHT)
+        rest = np.setdiff1d(SMALL.cards, flop).astype(np.uint8)
+        holes = rest[combinations(len(rest), 2)]
+        assert np.array_equal(strategy.flop(holes, np.broadcast_to(flop, (len(holes), 3))), play.turn_bet["optimal"])
+        for position, card in enumerate(rest):
+            open_ = (holes != card).all(axis=1)
+            boards = np.broadcast_to(np.append(flop, card), (int(open_.sum()), 4))
+            assert np.array_equal(strategy.turn(holes[open_], boards, np.zeros(len(boards), bool)),
+                                  play.river_bet["optimal"][open_, position])
 
 
 def test_no_shipped_strategy_returns_more_than_optimal(small_solution) -> None:

@@ -5,7 +5,10 @@ Published references (Wizard of Odds, "Texas Hold'em Bonus"): Las Vegas rules (a
 better) — house edge 2.037 % of the Ante, average total bet 3.8181 Antes, element of risk
 0.5335 %, and the expected values of the two-card hands 2-3 .. 2-K offsuit below; Atlantic City
 rules (a flush or better) — house edge 5.5935 % (after Scott McIntosh) and the same hands. The
-computation takes a few minutes per paytable; it is cached for the test session.
+computation takes a few minutes per paytable, so these tests run with ``-m optimal`` (a step of
+``.ci/run`` of its own); each paytable's solution is computed once per session and shared by every
+test here. The default run checks the same engine on reduced decks (``test_optimal.py``,
+``test_optimal_decisions.py``).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from casino_holdem.compliance.strategies import SHIPPED, get_strategy
 from casino_holdem.compliance.vector import combinations
 from casino_holdem.core.paytable import Paytable
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.optimal
 
 #: two-card expected values (Las Vegas rules, Atlantic City rules), 2-3 .. 2-K offsuit
 PUBLISHED_EV = {

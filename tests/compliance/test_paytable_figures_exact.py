@@ -13,14 +13,15 @@ from click.testing import CliRunner
 from casino_holdem.cli import main
 from casino_holdem.commands import figures
 from casino_holdem.services import paytable_figures, paytable_versions
+from support.casino import staff
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.optimal]
 STANDARD = (Path(__file__).resolve().parents[2] / "paytables" / "standard-v1.toml").read_bytes()
 PROGRESSIVE = ("expected_fixed_prizes_per_bet", "return_at_seed_pool", "long_run_return")
 
 
 def test_the_stored_figures_of_standard_1_are_what_rtp_json_prints(db) -> None:
-    version = paytable_versions.submit(STANDARD, "operator:ann")
+    version = paytable_versions.submit(STANDARD, staff("ann", "manager"))
     assert [entry["paytable"] for entry in figures.compute_missing()] == ["standard@1"]
     stored = paytable_figures.figures_of(version.sha256)
     assert stored is not None

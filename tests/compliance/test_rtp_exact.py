@@ -17,7 +17,8 @@ from casino_holdem.compliance.stats import return_ratio
 from casino_holdem.compliance.strategies import AlwaysPlay, Basic
 from casino_holdem.core.cards import FULL_DECK, Card, parse_cards
 from casino_holdem.core.paytable import Paytable
-from casino_holdem.core.rules import bonus_line, royal_street
+from casino_holdem.core.progressive import royal_street
+from casino_holdem.core.rules import bonus_line
 
 # --- R4: the Bonus ------------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from casino_holdem.core.cards import Card, parse_cards
 from casino_holdem.core.evaluator import Category, evaluate
 from casino_holdem.core.money import POOL_QUANTUM, is_multiple_of
+from casino_holdem.core.progressive import progressive_hits, royal_street, share_prize
 from casino_holdem.core.rules import (
     ALL_BETS,
     DealtCards,
@@ -22,11 +23,8 @@ from casino_holdem.core.rules import (
     VoidReason,
     bonus_line,
     main_result,
-    progressive_hits,
-    royal_street,
     settle,
     settle_void,
-    share_prize,
 )
 
 

@@ -16,7 +16,7 @@ from sqlalchemy import func, select, text
 from casino_holdem.cli import main
 from casino_holdem.extensions import db
 from casino_holdem.models import DecisionRecord, GameRound
-from casino_holdem.services import dealer, demo, verify
+from casino_holdem.services import dealer, dealer_steps, demo, rounds, verify
 from support.casino import T0
 
 
@@ -49,7 +49,7 @@ def test_the_loop_runs_in_a_thread_until_stopped(app, db_app_demo) -> None:
     thread.start()
     time.sleep(1.0)
     stop.set()
-    thread.join(timeout=10)
+    thread.join(timeout=60)  # a generous ceiling: the pass in progress ends first
     assert not thread.is_alive()
     db.session.rollback()
     assert db.session.scalar(select(func.count()).select_from(GameRound)) == 4  # one open round per table, live too
@@ -162,3 +162,26 @@ def test_a_stop_during_a_step_lets_that_step_commit_then_the_loop_ends(app, casi
     dealt = db.session.scalars(select(GameRound).where(GameRound.id == round_id)).one()
     assert dealt.phase == "pre_flop" and dealt.dealt_count == 4  # the Player's and the Dealer's hole cards
     assert verify.audit_ledger() == []
+
+
+@pytest.mark.parametrize("seconds_after, waits", [(0, True), (4, True), (5, False), (60, False)])
+def test_r2_7_the_step_and_the_sleep_read_one_showdown_pause(casino, seconds_after: int, waits: bool) -> None:
+    """R2.7: the dealer's step (dealer_steps.advance) and its sleep (dealer.due) agree on when the
+    showdown leaves the felt, because one function (windows.showdown_until) decides it for both."""
+    with freeze_time(T0) as frozen:
+        table, player = casino.table(), casino.player()
+        round_id = casino.open(table)
+        rounds.place_bets(player, table, "10", request_id="bet")
+        frozen.tick(dt.timedelta(seconds=10))
+        assert dealer_steps.advance(table).event == "hole_cards"
+        for street, action in (("flop", "flop"), ("turn", "check"), ("river", "check")):
+            rounds.decide(player, round_id, action, request_id=street)
+            assert dealer_steps.advance(table).event == street
+        assert dealer_steps.advance(table).event == "settled"
+        frozen.tick(dt.timedelta(seconds=seconds_after))
+        found = dealer.due(showdown_pause=5)
+        step = dealer_steps.advance(table, showdown_pause=5)
+    if waits:
+        assert (table in found.tables, found.next_deadline, step) == (False, T0 + dt.timedelta(seconds=15), None)
+    else:
+        assert table in found.tables and step is not None and step.event == "opened"

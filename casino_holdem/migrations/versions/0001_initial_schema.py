@@ -1,6 +1,6 @@
 """The initial schema: players, the double-entry ledger, jackpot pools, tables, rounds, bets,
 decisions, awards and the audit log, with the database-side guards of the ledger (see
-casino_holdem/models.py): unbalanced ledger transactions cannot be sealed (and, on PostgreSQL,
+casino_holdem/models/ledger.py): unbalanced ledger transactions cannot be sealed (and, on PostgreSQL,
 cannot be committed), sealed ones take no postings, and postings, pool movements and audit
 entries are append-only.
 
