@@ -39,7 +39,7 @@ from .errors import Unprocessable
 from .round_rows import load_round, table_paytable
 from .table_parts import JackpotWin, chips, hand_part, last_wins, recent_results, rules_panel, sharers, wins_in
 from .transaction import clock, reading
-from .windows import window_end
+from .windows import countdown
 
 #: R1: what a live round's recall says instead of a deck commitment
 NO_COMMITMENT = "none: a live round's cards are dealt by hand and entered as dealt; there is no deck to commit to"
@@ -63,24 +63,12 @@ def _award_part(award: AwardRecord) -> dict[str, Any]:
             "amount": format_amount(award.amount)}
 
 
-def _deadline(round_row: GameRound) -> str | None:
-    """The deadline the players count down to: for a round nobody has bet on yet, the end of the
-    betting window in force (windows are reopened lazily, :mod:`.windows`)."""
-    deadline = round_row.deadline
-    if deadline is None:
-        return None
-    if _repeats_every(round_row) is not None:
-        deadline = window_end(deadline, round_row.table.betting_seconds, clock(None))
-    return deadline.isoformat()
-
-
-def _repeats_every(round_row: GameRound) -> int | None:
-    """R2.1: the seconds after which the betting window of a round nobody has bet on opens again
-    (nothing is written, so nothing is published: the pages roll the countdown themselves); None
-    once somebody has bet, or past betting."""
-    if round_row.phase == Phase.BETTING.value and not round_row.bets:
-        return round_row.table.betting_seconds
-    return None
+def _countdown(round_row: GameRound) -> dict[str, Any]:
+    """The deadline the players count down to, and how often an empty betting window opens again
+    (:func:`.windows.countdown`, R2.1)."""
+    deadline, repeats = countdown(round_row.deadline, round_row.table.betting_seconds, clock(None),
+                                  idle=round_row.phase == Phase.BETTING.value and not round_row.bets)
+    return {"deadline": None if deadline is None else deadline.isoformat(), "repeats_every": repeats}
 
 
 def incident_notices(round_id: int) -> list[str]:
@@ -97,7 +85,7 @@ def _round_part(round_row: GameRound, core: Round) -> dict[str, Any]:
     view: dict[str, Any] = {
         "round_id": round_row.id, "table_id": round_row.table_id, "number": round_row.number,
         "phase": round_row.phase, "commitment": round_row.commitment, "dealing": round_row.dealing,
-        "deadline": _deadline(round_row), "repeats_every": _repeats_every(round_row),
+        **_countdown(round_row),
         "paytable": {"id": round_row.paytable_id, "version": round_row.paytable_version,
                      "sha256": round_row.paytable_sha256},
         "cards": {"player": format_cards(cards.player), "board": format_cards(cards.board),
@@ -237,7 +225,7 @@ def _table_summary(table: GameTable, current: GameRound | None, spec: CurrencySp
         "betting_seconds": table.betting_seconds, "decision_seconds": table.decision_seconds,
         "round": None if current is None else {
             "round_id": current.id, "number": current.number, "phase": current.phase, "bettors": len(current.bets),
-            "deadline": _deadline(current), "repeats_every": _repeats_every(current)},
+            **_countdown(current)},
     }
 
 

@@ -17,6 +17,17 @@ from __future__ import annotations
 import datetime as dt
 
 
+def countdown(deadline: dt.datetime | None, betting_seconds: int, now: dt.datetime, *,
+              idle: bool) -> tuple[dt.datetime | None, int | None]:
+    """What the players count down to: the round's deadline — for an ``idle`` round (betting, and
+    nobody has bet) the end of the window in force — and, for an idle round, the seconds after
+    which its window opens again (R2.1: nothing is written then, so nothing is published; the
+    pages roll the countdown over themselves). None for what does not apply."""
+    if deadline is None or not idle:
+        return deadline, None
+    return window_end(deadline, betting_seconds, now), betting_seconds
+
+
 def window_end(deadline: dt.datetime, betting_seconds: int, now: dt.datetime) -> dt.datetime:
     """The end of the betting window in force at ``now`` of an empty round whose stored deadline is
     ``deadline`` (a window closes at its end exactly, as R8's windows do)."""
