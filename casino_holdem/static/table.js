@@ -168,6 +168,15 @@ Casino.ready.then(() => {
     render();
   }
 
+  /** The stream's states, counted: the state read after an action is taken only when no streamed
+   * state came in meanwhile, since it may have been read before a change the stream has already
+   * shown (the dealer dealing the next street), and the stream sends only what changed. */
+  let streamed = 0;
+  function acceptStreamed(payload, at) {
+    streamed += 1;
+    accept(payload, at);
+  }
+
   function showError(message) {
     setText("error", message || "");
   }
@@ -197,7 +206,10 @@ Casino.ready.then(() => {
     } finally {
       busy = false;
       try {
-        accept(await api("GET", `/api/tables/${tableId}`), performance.now());
+        const before = streamed;
+        const fresh = await api("GET", `/api/tables/${tableId}`);
+        if (streamed === before) accept(fresh, performance.now());
+        else render();
       } catch (error) {
         render();
       }
@@ -288,7 +300,7 @@ Casino.ready.then(() => {
     }
   });
 
-  follow(`/events/tables/${tableId}`, accept, (up) => showLink($("connection"), up));
+  follow(`/events/tables/${tableId}`, acceptStreamed, (up) => showLink($("connection"), up));
   render();
   setInterval(() => {
     TableFelt.renderClock(state, receivedAt);

@@ -17,7 +17,7 @@ from casino_holdem.extensions import db
 from casino_holdem.models import GameRound
 from casino_holdem.services import dealer, dealer_steps, jackpot, pool_admin, rounds, verify, wallet
 from casino_holdem.services.errors import ServiceError
-from support.casino import SECOND, T0, assert_each_step_taken_once, deck_with
+from support.casino import SECOND, T0, assert_each_step_taken_once, deck_with, staff
 from support.server import wait_until
 
 pytestmark = pytest.mark.postgres
@@ -213,7 +213,8 @@ def test_each_paytable_version_is_claimed_by_exactly_one_computing_process(app, 
     from casino_holdem.services import paytable_figures, paytable_versions
 
     text = (Path(__file__).resolve().parents[2] / "paytables" / "standard-v1.toml").read_text()
-    versions = [paytable_versions.submit(text.replace("version = 1", f"version = {n}", 1).encode(), "operator:ann")
+    ann = staff("ann", "manager")
+    versions = [paytable_versions.submit(text.replace("version = 1", f"version = {n}", 1).encode(), ann)
                 for n in (1, 2, 3)]
     claims: list[paytable_figures.Claim | None] = []
     assert in_threads(app, [lambda: claims.append(paytable_figures.claim_next("engine")) for _ in range(8)]) == []
