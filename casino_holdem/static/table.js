@@ -190,6 +190,11 @@ Casino.ready.then(() => {
   async function send(path, body) {
     busy = true;
     focusNext = true;
+    // the buttons are disabled while the request is out: hold the keyboard's place on the status
+    // line meanwhile, so that focus never falls to the page body (it moves on once the state is in)
+    if (document.activeElement && document.activeElement.closest("#decisions, #bet-form")) {
+      $("status").focus({ preventScroll: true });
+    }
     renderDecisions();
     try {
       try {
