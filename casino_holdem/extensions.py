@@ -13,13 +13,14 @@ COMMITTED and the services lock rows explicitly (``SELECT … FOR UPDATE``) in o
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from typing import Any
 
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.orm import DeclarativeBase
+from sqlalchemy.orm import DeclarativeBase, Session
 
 
 class Base(DeclarativeBase):
@@ -55,3 +56,25 @@ def configure_engine(engine: Engine) -> None:
     @event.listens_for(engine, "begin")
     def _sqlite_begin(connection: Connection) -> None:
         connection.exec_driver_sql("BEGIN IMMEDIATE" if connection.get_execution_options().get(WRITES) else "BEGIN")
+
+
+def after_commit(key: str, collect: Callable[[Session, Any], None], commit: Callable[[Any], None]) -> None:
+    """Install once, on every ORM session: ``collect`` after each flush, gathering what the
+    transaction writes into ``session.info[key]``; ``commit`` with what was gathered once the
+    transaction has committed; a rolled-back transaction's gathering is dropped. The event bus
+    (:mod:`casino_holdem.events.publish`) and the metrics (:mod:`casino_holdem.metrics`) act only
+    on what was committed."""
+    if event.contains(Session, "after_flush", collect):
+        return
+
+    def committed(session: Session) -> None:
+        gathered = session.info.pop(key, None)
+        if gathered:
+            commit(gathered)
+
+    def rolled_back(session: Session) -> None:
+        session.info.pop(key, None)
+
+    event.listen(Session, "after_flush", collect)
+    event.listen(Session, "after_commit", committed)
+    event.listen(Session, "after_rollback", rolled_back)

@@ -13,10 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
-from sqlalchemy import event, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from . import settings
+from .extensions import after_commit
 from .models import Bet, DecisionRecord, JackpotPool
 
 BETS = Counter("casino_bets", "bets placed (R2.1)")
@@ -39,24 +40,15 @@ def _collect(session: Session, _context: Any) -> None:
             counts["house" if row.automatic else "player"] += 1
 
 
-def _count(session: Session) -> None:
-    counts = session.info.pop(COUNTS, None)
-    if counts:
-        BETS.inc(counts["bets"])
-        DECISIONS.labels("player").inc(counts["player"])
-        DECISIONS.labels("house").inc(counts["house"])
-
-
-def _forget(session: Session) -> None:
-    session.info.pop(COUNTS, None)
+def _count(counts: dict[str, int]) -> None:
+    BETS.inc(counts["bets"])
+    DECISIONS.labels("player").inc(counts["player"])
+    DECISIONS.labels("house").inc(counts["house"])
 
 
 def register() -> None:
     """Count committed rows on every ORM session (idempotent)."""
-    if not event.contains(Session, "after_flush", _collect):
-        event.listen(Session, "after_flush", _collect)
-        event.listen(Session, "after_commit", _count)
-        event.listen(Session, "after_rollback", _forget)
+    after_commit(COUNTS, _collect, _count)
 
 
 def exposition(session: Session) -> bytes:

@@ -10,9 +10,9 @@ import logging
 from typing import Any
 
 from flask import current_app, has_app_context
-from sqlalchemy import event
 from sqlalchemy.orm import Session
 
+from ..extensions import after_commit
 from ..models import Bet, DecisionRecord, GameRound, GameTable, JackpotPool
 from .bus import EXTENSION
 
@@ -47,9 +47,8 @@ def _collect(session: Session, _context: Any) -> None:
             pending.add(LOBBY)
 
 
-def _publish(session: Session) -> None:
-    topics = session.info.pop(PENDING, None)
-    if not topics or not has_app_context():
+def _publish(topics: set[str]) -> None:
+    if not has_app_context():
         return
     bus = current_app.extensions.get(EXTENSION)
     if bus is None:
@@ -60,14 +59,6 @@ def _publish(session: Session) -> None:
         log.exception("publishing %s failed", sorted(topics))
 
 
-def _forget(session: Session) -> None:
-    """A rolled-back transaction published nothing."""
-    session.info.pop(PENDING, None)
-
-
 def register() -> None:
-    """Install the hooks on every ORM session (idempotent)."""
-    if not event.contains(Session, "after_flush", _collect):
-        event.listen(Session, "after_flush", _collect)
-        event.listen(Session, "after_commit", _publish)
-        event.listen(Session, "after_rollback", _forget)
+    """Install the hooks on every ORM session (idempotent); a rolled-back transaction publishes nothing."""
+    after_commit(PENDING, _collect, _publish)
