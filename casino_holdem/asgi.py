@@ -37,11 +37,12 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import metrics
 from .events import LOBBY, bus_of, table_topic, wire
+from .events.admission import admitter
 from .events.fanout import Fanout, Subscriber
 from .extensions import db
-from .services import sessions, viewing
 from .services.errors import NotFound, Unprocessable
 from .web.errors import OUTAGE_MESSAGE, OUTAGE_RETRY_AFTER, OUTAGES
+from .web.inputs import MAX_ID
 from .web.security import TOKEN_FIELD
 
 log = logging.getLogger(__name__)
@@ -65,6 +66,21 @@ def _release(counter: Counter[str], key: str) -> None:
         del counter[key]
 
 
+class _Held(StreamingResponse):
+    """An event stream that gives back what it holds (its subscription and its place under the
+    caps) however it ends: its lifetime over, the client gone, even before its first byte."""
+
+    def __init__(self, content: AsyncIterator[str], closed: Any) -> None:
+        super().__init__(content, media_type=wire.MEDIA_TYPE, headers=wire.HEADERS)
+        self.closed = closed
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.closed()
+
+
 class Streams:
     """The event-stream endpoints of one process, with their caps."""
 
@@ -72,13 +88,12 @@ class Streams:
         self.app = app
         self.fanout = fanout
         self.serializer = app.session_interface.get_signing_serializer(app)  # type: ignore[attr-defined]
+        self.admitter = admitter(app)
         self.per_session: Counter[str] = Counter()
         self.per_address: Counter[str] = Counter()
 
-    async def _player(self, request: Request) -> tuple[int, str] | None:
-        """The logged-in player id and the session's identity, as the Flask app would read them: the
-        signed cookie's session token, resolved against the server-side sessions (a revoked or
-        idle session, or an operator's, is no player)."""
+    def _token(self, request: Request) -> str | None:
+        """The signed cookie's session token, as the Flask app would read it (no database yet)."""
         cookie = request.cookies.get(self.app.config["SESSION_COOKIE_NAME"])
         if not cookie or self.serializer is None:
             return None
@@ -87,76 +102,78 @@ class Streams:
         except BadSignature:
             return None
         token = session.get(TOKEN_FIELD)
-        if not isinstance(token, str):
-            return None
-        principal = await asyncio.to_thread(self._in_app, sessions.resolve, token)
-        if principal is None or principal.kind != sessions.PLAYER:
-            return None
-        return principal.id, token
+        return token if isinstance(token, str) else None
 
     async def lobby(self, request: Request) -> Response:
-        return await self._stream(request, LOBBY, viewing.lobby_views)
+        return await self._stream(request, LOBBY)
 
     async def table(self, request: Request) -> Response:
         table_id = int(request.path_params["table_id"])
-        return await self._stream(request, table_topic(table_id),
-                                  lambda watchers: viewing.table_views(table_id, watchers), table_id)
+        if table_id > MAX_ID:
+            return _error(404, "not_found", f"table {table_id} not found")
+        return await self._stream(request, table_topic(table_id), table_id)
 
-    async def _stream(self, request: Request, topic: str, build: Any, table_id: int | None = None) -> Response:
-        who = await self._player(request)
-        if who is None:
-            return _error(401, "session", "session: log in first", "session")
-        viewer, session_key = who
+    async def _stream(self, request: Request, topic: str, table_id: int | None = None) -> Response:
+        token = self._token(request)
         address = request.client.host if request.client else "-"
-        if (self.per_session[session_key] >= self.app.config["CASINO_STREAMS_PER_SESSION"]
+        if token is None:
+            return _error(401, "session", "session: log in first", "session")
+        # the caps are taken before anything is awaited, so streams opened at once cannot all pass
+        if (self.per_session[token] >= self.app.config["CASINO_STREAMS_PER_SESSION"]
                 or self.per_address[address] >= self.app.config["CASINO_STREAMS_PER_ADDRESS"]):
             return _error(429, "streams", "streams: too many open event streams; close one first", "streams")
-        try:
-            currency, balance = await asyncio.to_thread(self._in_app, viewing.viewer_of, viewer)
-        except NotFound:
-            return _error(401, "session", "session: log in first", "session")
-        subscriber = Subscriber(viewer, currency, balance)
-        remove = self.fanout.subscribe(topic, subscriber)  # before the first build: no change is missed
-        try:
-            first = (await asyncio.to_thread(self._in_app, build, {viewer: (currency, balance)})).get(viewer)
-        except NotFound as error:
-            remove()
-            return _error(404, "not_found", str(error))
-        except Exception:
-            remove()
-            raise
-        if first is None:
-            remove()
-            error = Unprocessable(f"currency: table {table_id} does not take {currency} (R6)", "currency")
-            return _error(422, "currency", str(error), "currency")
-        self.per_session[session_key] += 1
+        self.per_session[token] += 1
         self.per_address[address] += 1
+        try:
+            return await self._admitted(token, topic, table_id, lambda: self._release(token, address))
+        except BaseException:
+            self._release(token, address)
+            raise
+
+    def _release(self, token: str, address: str) -> None:
+        _release(self.per_session, token)
+        _release(self.per_address, address)
+
+    async def _admitted(self, token: str, topic: str, table_id: int | None, release: Any) -> Response:
+        viewer = await self.admitter.get(token)  # a revoked or idle session, or an operator's, is no player
+        if viewer is None:
+            release()
+            return _error(401, "session", "session: log in first", "session")
+        subscriber = Subscriber(viewer.player_id, viewer.currency, viewer.balance)
+        try:
+            first, remove = await self.fanout.join(topic, subscriber)
+        except NotFound as error:
+            release()
+            return _error(404, "not_found", str(error))
+        if first is None:
+            release()
+            refusal = Unprocessable(f"currency: table {table_id} does not take {viewer.currency} (R6)", "currency")
+            return _error(422, "currency", str(refusal), "currency")
         metrics.STREAMS.inc()
 
         async def events() -> AsyncIterator[str]:
-            try:
-                yield wire.RETRY
-                last = wire.changed_part(first)
-                yield wire.state(first)
-                loop = asyncio.get_running_loop()
-                ends = loop.time() + float(self.app.config["CASINO_SSE_LIFETIME"])
-                while (left := ends - loop.time()) > 0:
-                    try:
-                        payload = await asyncio.wait_for(subscriber.queue.get(), min(left, wire.KEEPALIVE_SECONDS))
-                    except TimeoutError:
-                        if ends - loop.time() > 0:
-                            yield wire.KEEPALIVE
-                        continue
-                    if wire.changed_part(payload) != last:
-                        last = wire.changed_part(payload)
-                        yield wire.state(payload)
-            finally:
-                remove()
-                metrics.STREAMS.dec()
-                _release(self.per_session, session_key)
-                _release(self.per_address, address)
+            yield wire.RETRY
+            sent = first
+            yield sent.text
+            loop = asyncio.get_running_loop()
+            ends = loop.time() + float(self.app.config["CASINO_SSE_LIFETIME"])
+            while (left := ends - loop.time()) > 0:
+                try:
+                    latest = await asyncio.wait_for(subscriber.queue.get(), min(left, wire.KEEPALIVE_SECONDS))
+                except TimeoutError:
+                    if ends - loop.time() > 0:
+                        yield wire.KEEPALIVE
+                    continue
+                if latest.key != sent.key:
+                    sent = latest
+                    yield sent.text
 
-        return StreamingResponse(events(), media_type=wire.MEDIA_TYPE, headers=wire.HEADERS)
+        def closed() -> None:
+            remove()
+            metrics.STREAMS.dec()
+            release()
+
+        return _Held(events(), closed)
 
     def _in_app(self, function: Any, *args: Any) -> Any:
         with self.app.app_context():
@@ -232,12 +249,13 @@ def create_asgi(app: Flask | None = None) -> Any:
             fanout.stop()
 
     async def prometheus(_request: Request) -> Response:
-        body = await asyncio.to_thread(streams._in_app, lambda: metrics.exposition(db.session))
+        body = await asyncio.to_thread(streams._in_app, lambda: metrics.exposition(db.session()))
         return Response(body, media_type=CONTENT_TYPE_LATEST)
 
     routes = [Route("/events/lobby", streams.lobby), Route("/events/tables/{table_id:int}", streams.table),
               Route("/healthz", healthz), Route("/readyz", readyz), Route("/metrics", prometheus),
-              Mount("/", WSGIMiddleware(app))]
+              # a2wsgi's and starlette's hints describe WSGI and ASGI callables differently from Flask's
+              Mount("/", WSGIMiddleware(app))]  # type: ignore[arg-type]
     asgi = Starlette(routes=routes, lifespan=lifespan, exception_handlers=dict.fromkeys(OUTAGES, _outage))
     asgi.state.fanout = fanout
     asgi.state.streams = streams

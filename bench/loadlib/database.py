@@ -4,11 +4,13 @@ ledger checks.
 The API shows when a window closes (``deadline``) but not when the dealer actually acted, so the
 dealer lag comes from the timestamps the server records: the audit log's ``round_opened``,
 ``betting_extended`` (with their betting deadline), ``dealt`` (with the street) and
-``round_settled`` entries, and the decisions' ``decided_at``. A step is *due* when its window
-closes: the betting deadline; for a decision window (R8), its deadline when anyone timed out,
-otherwise the last decision (the window closes early once every bettor has decided); the
-settlement is due as the river is dealt, the next round as the last one settles, and an empty
-betting window is reopened when it ends (a round nobody bet on is not dealt).
+``round_settled`` entries, the rounds' ``finished_at`` and the decisions' ``decided_at``. A step is
+*due* when its window closes: the betting deadline; for a decision window (R8), its deadline when
+anyone timed out, otherwise the last decision (the window closes early once every bettor has
+decided); the settlement is due as the river is dealt, the next round when the last one's
+showdown pause ends (R2.7: ``finished_at`` + ``showdown_pause``, the server's
+``CASINO_SHOWDOWN_PAUSE``), and an empty betting window is reopened when it ends (a round nobody
+bet on is not dealt).
 """
 
 from __future__ import annotations
@@ -37,14 +39,14 @@ def _due_of_window(opened: dt.datetime, seconds: int, decisions: list[tuple[dt.d
     return max([opened] + [at for at, _ in decisions])
 
 
-def dealer_lag(url: str, table_ids: list[int], since: float, until: float) -> dict[str, Any]:
+def dealer_lag(url: str, table_ids: list[int], since: float, until: float, showdown_pause: float) -> dict[str, Any]:
     """Percentiles of (done - due) per kind of dealer step on these tables in [since, until]."""
     start, end = (dt.datetime.fromtimestamp(t, dt.UTC) for t in (since, until))
     with connect(url) as db:
         windows = dict(db.execute("SELECT id, decision_seconds FROM game_tables WHERE id = ANY(%s)",
                                   (table_ids,)).fetchall())
         entries = db.execute(
-            "SELECT a.round_id, r.table_id, r.number, a.action, a.at, a.detail FROM audit_log a "
+            "SELECT a.round_id, r.table_id, r.number, a.action, a.at, a.detail, r.finished_at FROM audit_log a "
             "JOIN rounds r ON r.id = a.round_id WHERE r.table_id = ANY(%s) AND a.at BETWEEN %s AND %s "
             "AND a.action IN ('round_opened', 'betting_extended', 'dealt', 'round_settled') "
             "ORDER BY r.table_id, r.number, a.at, a.id", (table_ids, start, end)).fetchall()
@@ -57,15 +59,16 @@ def dealer_lag(url: str, table_ids: list[int], since: float, until: float) -> di
     lags: dict[str, list[float]] = defaultdict(list)
     betting_due: dict[int, dt.datetime] = {}
     dealt: dict[tuple[int, str], dt.datetime] = {}
-    settled_at: dict[tuple[int, int], dt.datetime] = {}
-    for round_id, table_id, number, action, at, detail in entries:
+    pause = dt.timedelta(seconds=showdown_pause)
+    showdown_ends: dict[tuple[int, int], dt.datetime] = {}
+    for round_id, table_id, number, action, at, detail, finished_at in entries:
         if action in ("round_opened", "betting_extended"):
             if action == "betting_extended" and round_id in betting_due:
                 lags["empty betting window reopened"].append((at - betting_due[round_id]).total_seconds())
             betting_due[round_id] = dt.datetime.fromisoformat(detail["deadline"])
-            previous = settled_at.get((table_id, number - 1))
+            previous = showdown_ends.get((table_id, number - 1))
             if action == "round_opened" and previous is not None:
-                lags["next round opened after settlement"].append((at - previous).total_seconds())
+                lags["next round opened after the showdown pause"].append((at - previous).total_seconds())
         elif action == "dealt" and detail.get("street") == "hole_cards" and round_id in betting_due:
             lags["hole cards after the betting deadline"].append((at - betting_due[round_id]).total_seconds())
         elif action == "dealt" and (round_id, PREVIOUS.get(detail.get("street"), "")) in dealt:
@@ -77,8 +80,8 @@ def dealer_lag(url: str, table_ids: list[int], since: float, until: float) -> di
             lags["settlement after the river"].append((at - dealt[(round_id, "river")]).total_seconds())
         if action == "dealt":
             dealt[(round_id, detail.get("street"))] = at
-        if action == "round_settled":
-            settled_at[(table_id, number)] = at
+        if action == "round_settled" and finished_at is not None:
+            showdown_ends[(table_id, number)] = finished_at + pause
     everything = [lag for values in lags.values() for lag in values]
     return {**{kind: percentiles(values) for kind, values in sorted(lags.items())},
             "every step": percentiles(everything)}

@@ -18,13 +18,15 @@ from urllib.parse import urlsplit
 
 #: hard bounds: the instrument refuses anything larger
 BOUNDS = {"players": 5000, "tables": 500, "pools": 50, "streams": 20000, "duration": 900.0, "workers": 16,
-          "dealers": 16, "betting_seconds": 120, "decision_seconds": 120}
+          "dealers": 16, "betting_seconds": 120, "decision_seconds": 120, "showdown_pause": 120}
 #: a full measurement run
 DEFAULTS: dict[str, Any] = {"players": 100, "tables": 10, "pools": 2, "streams": 0, "duration": 60.0,
-                            "betting_seconds": 10, "decision_seconds": 10, "workers": 2, "margin": 1.0}
+                            "betting_seconds": 10, "decision_seconds": 10, "workers": 2, "margin": 1.0,
+                            "showdown_pause": 6.0}
 #: small enough for CI
 SMOKE: dict[str, Any] = {"players": 20, "tables": 4, "pools": 2, "streams": 20, "duration": 30.0,
-                         "betting_seconds": 5, "decision_seconds": 5, "workers": 2, "margin": 1.0}
+                         "betting_seconds": 5, "decision_seconds": 5, "workers": 2, "margin": 1.0,
+                         "showdown_pause": 6.0}
 #: besides the load itself: setup (the CLI creates missing players), drain, audit and checks
 CEILING_SLACK = 900.0
 
@@ -57,6 +59,8 @@ def parser(description: str) -> argparse.ArgumentParser:
     p.add_argument("--duration", type=float, help="seconds of measured load")
     p.add_argument("--betting-seconds", type=int, help="betting window of the bench tables (R8 timers)")
     p.add_argument("--decision-seconds", type=int, help="decision window of the bench tables (R8 timers)")
+    p.add_argument("--showdown-pause", type=float, help="R2.7 pause of the started server (CASINO_SHOWDOWN_PAUSE; "
+                                                         "with --url, that server's): the next round is due after it")
     p.add_argument("--margin", type=float, help="a decision is sent at the latest this many seconds before "
                                                 "its deadline (never after it)")
     p.add_argument("--ceiling", type=float, help="hard wall-clock ceiling of the whole run (seconds)")
@@ -103,7 +107,7 @@ def resolve(args: argparse.Namespace) -> argparse.Namespace:
         raise OptionError("--url: only a server on a loopback address may be measured")
     for key, high in BOUNDS.items():
         value = getattr(args, key, None)
-        low = 0 if key in ("streams", "dealers") else 1
+        low = 0 if key in ("streams", "dealers", "showdown_pause") else 1
         if value is not None and not low <= value <= high:
             raise OptionError(f"--{key.replace('_', '-')}: {value} is outside {low}..{high}")
     if not 0 < args.margin < args.decision_seconds:

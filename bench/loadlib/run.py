@@ -67,10 +67,13 @@ def environment(args: Any) -> dict[str, str]:
     """The environment of every process the bench starts: the database, one session key shared by
     all web processes (a session made by one worker must be valid in another), and stream caps
     that let one client address hold every simulated player's and watcher's streams (the caps
-    stop one attacker's address; the bench is thousands of clients behind one)."""
+    stop one attacker's address; the bench is thousands of clients behind one). The showdown pause
+    is the one the dealer lag is measured against; the paytables' exact figures, computed once per
+    paytable version in a low-priority child, are not computed during a measurement."""
     env = dict(os.environ)
     env.update(CASINO_DATABASE_URL=args.database_url, PYTHONUNBUFFERED="1",
                CASINO_SECRET_KEY=env.get("CASINO_SECRET_KEY") or secrets.token_hex(32),
+               CASINO_SHOWDOWN_PAUSE=str(args.showdown_pause), CASINO_FIGURES_POLL="0",
                CASINO_STREAMS_PER_ADDRESS=str(2 * args.players + args.streams + 100),
                CASINO_STREAMS_PER_SESSION=str(max(8, STREAMS_PER_WATCHER)))
     return env
@@ -315,7 +318,7 @@ def finish_report(ctx: Context, report: dict[str, Any], checks: list[dict[str, A
             report["loop_lag"] = percentiles(rec.loop_lags)
         try:
             report["dealer_lag"] = database.dealer_lag(ctx.args.database_url, [t.id for t in ctx.tables],
-                                                       rec.window[0], time.time())
+                                                       rec.window[0], time.time(), ctx.args.showdown_pause)
         except Exception as error:  # the timestamps are a bonus: a schema change must not lose the run
             report["dealer_lag"] = {"unavailable": f"{type(error).__name__}: {error}"}
     report["audit_ledger"] = audit

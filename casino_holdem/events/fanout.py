@@ -4,9 +4,13 @@ reads the database.
 The process's one bus listener hands each published set of topics to :meth:`Fanout.notify` on the
 event loop. A topic with subscribers is then rebuilt ONCE, in a worker thread (one transaction:
 :func:`~casino_holdem.services.viewing.table_views` reads the table once and adds each
-subscriber's own part, so the Dealer's cards stay hidden until showdown, R1), and every
-subscriber's queue gets its own payload. A burst of changes while a build runs is coalesced into
-one more build after it.
+subscriber's own part, so the Dealer's cards stay hidden until showdown, R1), each distinct
+payload is encoded once (:mod:`.wire`), and every subscriber's queue gets its own frame. A burst of
+changes while a build runs is coalesced into one more build after it.
+
+A new stream joins its topic (:meth:`~Fanout.join`) the same way: streams opened while a build runs
+get their first state together from the next one (only theirs when nothing changed), so a
+thousand pages opened at once cost a few reads, not a thousand.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from typing import Any
 from flask import Flask
 
 from ..services import viewing
+from . import wire
 from .bus import EVERYTHING, Bus
 from .publish import LOBBY
 
@@ -30,22 +35,29 @@ QUEUE_SIZE = 4
 LOBBY_COALESCE_SECONDS = 0.25
 
 Build = Callable[[viewing.Watchers], dict[int, dict[str, Any]]]
+#: what one build gives each viewer: their payload's balance and its frame
+Built = dict[int, tuple[dict[str, str] | None, wire.Frame]]
 
 
 @dataclass(eq=False)
 class Subscriber:
-    """One open stream: whose it is, their currency and last balance sent, and its queue."""
+    """One open stream: whose it is, their currency and last balance sent, its queue, and (while
+    it joins) the future of its first frame."""
 
     viewer: int
     currency: str
     balance: dict[str, str]
-    queue: asyncio.Queue[dict[str, Any]] = field(default_factory=lambda: asyncio.Queue(QUEUE_SIZE))
+    queue: asyncio.Queue[wire.Frame] = field(default_factory=lambda: asyncio.Queue(QUEUE_SIZE))
+    first: asyncio.Future[wire.Frame | None] | None = None
 
-    def push(self, payload: dict[str, Any]) -> None:
-        self.balance = payload.get("balance", self.balance)
+    def push(self, balance: dict[str, str] | None, frame: wire.Frame) -> None:
+        self.balance = balance or self.balance
+        if self.first is not None and not self.first.done():
+            self.first.set_result(frame)
+            return
         if self.queue.full():
             self.queue.get_nowait()
-        self.queue.put_nowait(payload)
+        self.queue.put_nowait(frame)
 
 
 @dataclass(eq=False)
@@ -53,6 +65,7 @@ class Topic:
     build: Build
     pause: float = 0.0
     subscribers: set[Subscriber] = field(default_factory=set)
+    joining: set[Subscriber] = field(default_factory=set)
     dirty: bool = False
     task: asyncio.Task[None] | None = None
 
@@ -93,32 +106,51 @@ class Fanout:
         for name, topic in self.topics.items():
             if (name in topics or EVERYTHING in topics) and topic.subscribers:
                 topic.dirty = True
-                if topic.task is None:
-                    topic.task = asyncio.get_running_loop().create_task(self._rebuild(name, topic))
+                self._schedule(name, topic)
+
+    def _schedule(self, name: str, topic: Topic) -> None:
+        if topic.task is None:
+            topic.task = asyncio.get_running_loop().create_task(self._rebuild(name, topic))
 
     async def _rebuild(self, name: str, topic: Topic) -> None:
         try:
-            while topic.dirty and topic.subscribers:
-                topic.dirty = False
-                subscribers = list(topic.subscribers)
-                watchers = {s.viewer: (s.currency, s.balance) for s in subscribers}
+            while (topic.dirty or topic.joining) and topic.subscribers:
+                everyone, topic.dirty = topic.dirty, False
+                joining, topic.joining = topic.joining, set()
+                targets = list(topic.subscribers) if everyone else [s for s in joining if s in topic.subscribers]
+                watchers = {s.viewer: (s.currency, s.balance) for s in targets}
                 try:
-                    views = await asyncio.to_thread(self._in_app, topic.build, watchers)
-                except Exception:
-                    log.exception("building %s failed", name)
-                    views = {}
+                    built = await asyncio.to_thread(self._in_app, topic.build, watchers)
+                except Exception as error:
+                    self._refuse(name, joining, error)
+                    built = {}
                 self.builds += 1
-                for subscriber in subscribers:
-                    if subscriber.viewer in views:
-                        subscriber.push(views[subscriber.viewer])
+                for subscriber in targets:
+                    if subscriber.viewer in built:
+                        subscriber.push(*built[subscriber.viewer])
+                    elif subscriber.first is not None and not subscriber.first.done():
+                        subscriber.first.set_result(None)  # the build left them out: not theirs to see
                 if topic.pause:
                     await asyncio.sleep(topic.pause)
         finally:
             topic.task = None
+            if not topic.subscribers and self.topics.get(name) is topic:
+                del self.topics[name]
 
-    def _in_app(self, build: Build, watchers: viewing.Watchers) -> dict[int, dict[str, Any]]:
+    @staticmethod
+    def _refuse(name: str, joining: set[Subscriber], error: Exception) -> None:
+        """A failed build: joining streams are answered with the error; the open ones keep their state."""
+        waiting = [s.first for s in joining if s.first is not None and not s.first.done()]
+        if not waiting:
+            log.error("building %s failed", name, exc_info=error)
+        for first in waiting:
+            first.set_exception(error)
+
+    def _in_app(self, build: Build, watchers: viewing.Watchers) -> Built:
         with self.app.app_context():
-            return build(watchers)
+            views = build(watchers)
+        memo = wire.Memo()
+        return {viewer: (view.get("balance"), wire.frame(view, memo)) for viewer, view in views.items()}
 
     def subscribe(self, name: str, subscriber: Subscriber) -> Callable[[], None]:
         """Add a stream to ``name`` ("lobby" or "table:N"); returns the function that removes it."""
@@ -129,10 +161,29 @@ class Fanout:
 
         def remove() -> None:
             topic.subscribers.discard(subscriber)
+            topic.joining.discard(subscriber)
             if not topic.subscribers and topic.task is None:
                 self.topics.pop(name, None)
 
         return remove
+
+    async def join(self, name: str, subscriber: Subscriber) -> tuple[wire.Frame | None, Callable[[], None]]:
+        """Subscribe to ``name`` and wait for the first frame, built with the other streams joining
+        meanwhile; None when the build leaves this viewer out (a currency the table does not take).
+        The second value removes the subscription; a failed build's error is raised, unsubscribed."""
+        subscriber.first = asyncio.get_running_loop().create_future()
+        remove = self.subscribe(name, subscriber)
+        self.topics[name].joining.add(subscriber)
+        self._schedule(name, self.topics[name])
+        try:
+            first = await subscriber.first
+        except BaseException:
+            remove()
+            raise
+        subscriber.first = None
+        if first is None:
+            remove()
+        return first, remove
 
     @staticmethod
     def _topic(name: str) -> Topic:

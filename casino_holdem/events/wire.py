@@ -1,10 +1,18 @@
 """The server-sent events wire format the pages' ``EventSource`` reads: a ``retry`` line first, an
 ``event: state`` with the JSON payload on each change, a comment line as keep-alive so proxies keep
-a quiet stream open."""
+a quiet stream open.
+
+A payload goes on the wire as a :class:`Frame`, encoded once however many streams send it. The
+viewers of one table or of the lobby share most of what they see (issue 10: the public part is
+built once per change), so the frames of one build share a :class:`Memo`: a part that several
+payloads hold as the same object is turned into JSON once, and each viewer's frame is the
+concatenation of the encoded parts — byte for byte what ``json.dumps`` of the whole would give.
+"""
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from typing import Any
 
 RETRY_MS = 1000
@@ -15,13 +23,37 @@ KEEPALIVE = ": keep-alive\n\n"
 #: a stream carries the viewer's own bets and balance: personal data no cache may keep (issue 10)
 HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 MEDIA_TYPE = "text/event-stream"
+#: the server's clock differs on every build: it alone never makes a frame new
+CLOCK = "server_time"
 
 
-def changed_part(payload: dict[str, Any]) -> dict[str, Any]:
-    """The payload without the server's clock, which differs on every build."""
-    return {key: value for key, value in payload.items() if key != "server_time"}
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One ``state`` event ready to send, and the key a stream compares to the last one it sent."""
+
+    text: str
+    key: tuple[tuple[str, str], ...]
 
 
-def state(payload: dict[str, Any]) -> str:
-    """One ``state`` event."""
-    return f"event: state\ndata: {json.dumps(payload)}\n\n"
+@dataclass(slots=True)
+class Memo:
+    """The JSON of the parts already encoded in one build, by object identity (the objects are kept
+    alive with it, so an identity is never reused while it lives)."""
+
+    encoded: dict[int, tuple[Any, str]] = field(default_factory=dict)
+
+    def encode(self, value: Any) -> str:
+        if not isinstance(value, (dict, list)):
+            return json.dumps(value)
+        seen = self.encoded.get(id(value))
+        if seen is None:
+            seen = self.encoded[id(value)] = (value, json.dumps(value))
+        return seen[1]
+
+
+def frame(payload: dict[str, Any], memo: Memo | None = None) -> Frame:
+    """The ``state`` event of ``payload``; parts shared with other payloads of ``memo`` are encoded once."""
+    memo = memo if memo is not None else Memo()
+    parts = [(name, memo.encode(value)) for name, value in payload.items()]
+    body = ", ".join(f"{json.dumps(name)}: {text}" for name, text in parts)
+    return Frame(f"event: state\ndata: {{{body}}}\n\n", tuple(part for part in parts if part[0] != CLOCK))

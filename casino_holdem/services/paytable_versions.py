@@ -91,13 +91,25 @@ def _by_sha(sha256: str) -> PaytableVersion | None:
     return db.session.scalars(select(PaytableVersion).where(PaytableVersion.sha256 == sha256)).first()
 
 
+#: paytables read from the database, by (SHA-256, id, version): the bytes a hash names never change
+_STORED: dict[tuple[str, str, int], Paytable] = {}
+_STORED_LIMIT = 256
+
+
 def stored_paytable(paytable_id: str, version: int, sha256: str) -> Paytable:
     """The exact paytable a table or round names: from the bytes kept in the database, else from
-    the file on disk (refused if that file's bytes changed since)."""
-    row = _by_sha(sha256)
-    if row is None:
-        return paytable_files.by_version(paytable_id, version, sha256)
-    return _parsed(row.content, f"{paytable_id}@{version}")
+    the file on disk (refused if that file's bytes changed since). Read from the database once
+    per process (issue 10: every table view names its paytable), since the hash pins the bytes."""
+    key = (sha256, paytable_id, version)
+    known = _STORED.get(key)
+    if known is None:
+        row = _by_sha(sha256)
+        if row is None:
+            return paytable_files.by_version(paytable_id, version, sha256)
+        if len(_STORED) >= _STORED_LIMIT:
+            _STORED.clear()
+        known = _STORED[key] = _parsed(row.content, f"{paytable_id}@{version}")
+    return known
 
 
 def keep(paytable: Paytable, actor: str) -> PaytableVersion:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from sqlalchemy import ColumnElement, select
+from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import selectinload
 
 from ..core.round import FINISHED
@@ -81,6 +81,17 @@ def latest_round(table_id: int, *, finished: bool = False, for_update: bool = Fa
         statement = statement.where(GameRound.phase.in_(FINISHED))
     statement = statement.order_by(GameRound.number.desc()).limit(1).options(WITH_BETS)
     return db.session.scalars(locked(statement) if for_update else statement).first()
+
+
+def latest_rounds(table_ids: list[int]) -> dict[int, GameRound]:
+    """The current round of each of these tables (those that have one) with its bets, in two
+    reads however many tables (issue 10: the lobby lists every open table on each change)."""
+    newest = (select(GameRound.table_id, func.max(GameRound.number).label("number"))
+              .where(GameRound.table_id.in_(table_ids)).group_by(GameRound.table_id).subquery())
+    rounds = db.session.scalars(select(GameRound).join(newest, (GameRound.table_id == newest.c.table_id)
+                                                       & (GameRound.number == newest.c.number))
+                                .options(selectinload(GameRound.bets)))
+    return {round_row.table_id: round_row for round_row in rounds}
 
 
 def bet_of(round_row: GameRound, player_id: int) -> Bet | None:

@@ -15,9 +15,10 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from sqlalchemy import delete, update
+from sqlalchemy import delete, select, update
 
 from .. import settings
 from ..extensions import db
@@ -67,14 +68,25 @@ def start(kind: str, principal_id: int, *, now: dt.datetime | None = None) -> st
 @transactional
 def resolve(token: str, *, now: dt.datetime | None = None) -> Principal | None:
     """The principal of a live session, or None (unknown, revoked or expired); keeps it alive."""
+    return resolve_many([token], now=now).get(token)
+
+
+@transactional
+def resolve_many(tokens: Iterable[str], *, now: dt.datetime | None = None) -> dict[str, Principal]:
+    """:func:`resolve` of many tokens in one read (issue 10: streams opened together are admitted
+    together); a token missing from the result is no live session."""
     moment = clock(now)
-    row = db.session.get(AuthSession, _digest(token))
-    if row is None or row.revoked_at is not None or row.expires_at <= moment:
-        return None
-    if moment - row.last_seen_at >= TOUCH_EVERY:
-        row.last_seen_at = moment
-        row.expires_at = moment + idle_limit(row.kind)
-    return Principal(row.kind, row.principal_id)
+    digests = {_digest(token): token for token in tokens}
+    rows = db.session.scalars(select(AuthSession).where(AuthSession.id.in_(digests)))
+    live = {}
+    for row in rows:
+        if row.revoked_at is not None or row.expires_at <= moment:
+            continue
+        if moment - row.last_seen_at >= TOUCH_EVERY:
+            row.last_seen_at = moment
+            row.expires_at = moment + idle_limit(row.kind)
+        live[digests[row.id]] = Principal(row.kind, row.principal_id)
+    return live
 
 
 @transactional

@@ -21,6 +21,7 @@ Amounts are decimal strings, times ISO 8601 in UTC.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -235,9 +236,18 @@ def _viewer(player_id: int) -> tuple[Player, CurrencySpec]:
 
 
 def _balance(player_id: int) -> dict[str, str]:
-    money = wallet.balance(player_id)
+    return _formatted(wallet.balance(player_id))
+
+
+def _formatted(money: wallet.Balance) -> dict[str, str]:
     return {"balance": format_amount(money.balance), "reserved": format_amount(money.reserved),
             "available": format_amount(money.available)}
+
+
+def _balances(player_ids: Iterable[int]) -> dict[int, dict[str, str]]:
+    """Many viewers' balances in a few reads (an unknown player is left out)."""
+    players = db.session.scalars(select(Player).where(Player.id.in_(set(player_ids))))
+    return {player_id: _formatted(money) for player_id, money in wallet.balances_of(players).items()}
 
 
 # --- what pages, the API and event streams ask for (one transaction each) ---------------------------------
@@ -245,7 +255,9 @@ def _balance(player_id: int) -> dict[str, str]:
 @dataclass(frozen=True, slots=True)
 class TableSight:
     """A table read once (issue 10: one build per change, however many watch): its current and last
-    rounds as :class:`RoundSight` and its pool's meters; :meth:`seen_by` adds a viewer's own parts."""
+    rounds as :class:`RoundSight` and its pool's meters; :meth:`seen_by` adds a viewer's own parts.
+    What every viewer in one currency sees alike is built once per currency (:meth:`_in_currency`)
+    and shared by their views, so a stream's frame encodes it once too (:mod:`casino_holdem.events.wire`)."""
 
     table: GameTable
     current: RoundSight | None
@@ -255,6 +267,7 @@ class TableSight:
     paytable: Paytable
     wins: list[JackpotWin]
     returns: dict[str, Any] | None      # issue 13: each bet's exact return (None while computing)
+    shared: dict[Any, Any] = field(default_factory=dict)
 
     @classmethod
     def of(cls, table_id: int) -> TableSight:
@@ -269,42 +282,65 @@ class TableSight:
         """The players whose own part (and balance) this table's change may have changed."""
         return {bet.player_id for sight in (self.current, self.last) if sight for bet in sight.row.bets}
 
-    def seen_by(self, viewer: int, currency: str, balance: dict[str, str] | None = None) -> dict[str, Any]:
-        """The table page's state for ``viewer`` (their ``balance`` is read unless given)."""
-        spec = _table_currency(self.table, currency)
-        if spec is None:
-            raise Unprocessable(f"currency: table {self.table.name} does not take {currency} (R6)", "currency")
-        current = None if self.current is None else self.current.row
-        return {"server_time": clock(None).isoformat(), "currency": currency_of(spec),
+    def _in_currency(self, currency: str) -> dict[str, Any]:
+        """The parts of the view that depend only on the viewer's currency (R6), built once."""
+        if currency not in self.shared:
+            spec = _table_currency(self.table, currency)
+            if spec is None:
+                raise Unprocessable(f"currency: table {self.table.name} does not take {currency} (R6)", "currency")
+            current = None if self.current is None else self.current.row
+            self.shared[currency] = {
+                "spec": spec, "server_time": clock(None).isoformat(), "currency": currency_of(spec),
                 "table": {**_table_summary(self.table, current, spec, self.meters[currency]),
                           "is_open": queries.takes_rounds(self.table), "chips": chips(self.table, spec)},
+                "jackpot_wins": wins_in(self.wins, spec)}
+        return self.shared[currency]  # type: ignore[no-any-return]
+
+    def _rules(self, currency: str, spec: CurrencySpec, sharing: int) -> dict[str, Any]:
+        """The rules panel for a viewer in ``currency`` whose prize would be shared ``sharing`` ways (R5)."""
+        key = (currency, sharing)
+        if key not in self.shared:
+            self.shared[key] = {**rules_panel(self.paytable, spec, sharing), "returns": self.returns}
+        return self.shared[key]  # type: ignore[no-any-return]
+
+    def seen_by(self, viewer: int, currency: str, balance: dict[str, str] | None = None) -> dict[str, Any]:
+        """The table page's state for ``viewer`` (their ``balance`` is read unless given)."""
+        alike = self._in_currency(currency)
+        current = None if self.current is None else self.current.row
+        return {"server_time": alike["server_time"], "currency": alike["currency"], "table": alike["table"],
                 "round": None if self.current is None else self.current.seen_by(viewer),
                 "last_round": None if self.last is None else self.last.seen_by(viewer),
                 "recent": self.recent, "balance": balance if balance is not None else _balance(viewer),
-                "rules": {**rules_panel(self.paytable, spec, sharers(current, viewer)), "returns": self.returns},
-                "jackpot_wins": wins_in(self.wins, spec)}
+                "rules": self._rules(currency, alike["spec"], sharers(current, viewer)),
+                "jackpot_wins": alike["jackpot_wins"]}
 
 
 @dataclass(frozen=True, slots=True)
 class LobbySight:
-    """Every open table read once; :meth:`seen_by` lists those that take the viewer's currency."""
+    """Every open table read once; :meth:`seen_by` lists those that take the viewer's currency,
+    built once per currency and shared by the views of every viewer in it."""
 
     tables: list[tuple[GameTable, GameRound | None]]
     meters: dict[int, dict[str, Decimal]]
+    shared: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @classmethod
     def of(cls) -> LobbySight:
         rows = list(db.session.scalars(select(GameTable).where(GameTable.is_open.is_(True)).order_by(GameTable.id)))
-        return cls([(row, queries.latest_round(row.id)) for row in rows],
+        current = queries.latest_rounds([row.id for row in rows])
+        return cls([(row, current.get(row.id)) for row in rows],
                    {pool_id: dict(jackpot.pool_view(pool_id).meters) for pool_id in {row.pool_id for row in rows}})
 
-    def seen_by(self, currency: str, spec: CurrencySpec, balance: dict[str, str]) -> dict[str, Any]:
+    def seen_by(self, currency: str, balance: dict[str, str]) -> dict[str, Any]:
         """R6: limits and jackpot meters in the viewer's currency."""
-        return {"server_time": clock(None).isoformat(), "currency": currency_of(spec),
+        if currency not in self.shared:
+            spec = wallet.currency_spec(currency)
+            self.shared[currency] = {
+                "server_time": clock(None).isoformat(), "currency": currency_of(spec),
                 "tables": [_table_summary(row, current, table_spec, self.meters[row.pool_id][currency])
                            for row, current in self.tables
-                           if (table_spec := _table_currency(row, currency))],
-                "balance": balance}
+                           if (table_spec := _table_currency(row, currency))]}
+        return {**self.shared[currency], "balance": balance}
 
 
 @reading
@@ -322,19 +358,22 @@ def table_view(table_id: int, viewer: int) -> dict[str, Any]:
 def lobby_view(viewer: int) -> dict[str, Any]:
     """Every open table that takes the viewer's currency, with its limits and jackpot meter in
     that currency (R6), how many are betting, the phase and its deadline."""
-    player, spec = _viewer(viewer)
-    return LobbySight.of().seen_by(player.currency, spec, _balance(viewer))
-
-
-@reading
-def viewer_of(viewer: int) -> tuple[str, dict[str, str]]:
-    """A stream's viewer: their currency (R6) and balance (NotFound for an unknown player)."""
     player, _ = _viewer(viewer)
-    return player.currency, _balance(viewer)
+    return LobbySight.of().seen_by(player.currency, _balance(viewer))
 
 
 #: a stream's viewer as the fan-out knows them: player id → (currency, last balance sent)
 Watchers = dict[int, tuple[str, dict[str, str]]]
+
+
+@reading
+def viewers_of(viewers: Iterable[int]) -> Watchers:
+    """Streams' viewers, admitted together: each one's currency (R6) and balance, in a few reads
+    however many; an unknown player is left out."""
+    found = db.session.execute(select(Player.id, Player.currency).where(Player.id.in_(set(viewers))))
+    currencies: dict[int, str] = {player_id: currency for player_id, currency in found}
+    balances = _balances(currencies)
+    return {viewer: (currency, balances[viewer]) for viewer, currency in currencies.items()}
 
 
 @reading
@@ -344,11 +383,11 @@ def table_views(table_id: int, watchers: Watchers) -> dict[int, dict[str, Any]]:
     of its rounds (nobody else's money moved). A watcher whose currency the table does not take
     gets nothing."""
     sight = TableSight.of(table_id)
-    bettors = sight.bettors()
+    fresh = _balances(sight.bettors() & set(watchers))
     views = {}
     for viewer, (currency, balance) in watchers.items():
         if _table_currency(sight.table, currency) is not None:
-            views[viewer] = sight.seen_by(viewer, currency, None if viewer in bettors else balance)
+            views[viewer] = sight.seen_by(viewer, currency, fresh.get(viewer, balance))
     return views
 
 
@@ -356,8 +395,7 @@ def table_views(table_id: int, watchers: Watchers) -> dict[int, dict[str, Any]]:
 def lobby_views(watchers: Watchers) -> dict[int, dict[str, Any]]:
     """Issue 10: the lobby for every watcher from one read of the open tables (R6: each in their currency)."""
     sight = LobbySight.of()
-    return {viewer: sight.seen_by(currency, wallet.currency_spec(currency), balance)
-            for viewer, (currency, balance) in watchers.items()}
+    return {viewer: sight.seen_by(currency, balance) for viewer, (currency, balance) in watchers.items()}
 
 
 @reading

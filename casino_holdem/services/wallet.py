@@ -17,6 +17,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from sqlalchemy import func, select
+from sqlalchemy.orm import selectinload
 from werkzeug.security import generate_password_hash
 
 from .. import paytable_files
@@ -105,8 +106,12 @@ def _account(code: str, kind: AccountKind, currency: str, **links: int | None) -
     return account
 
 
+def _wallet_code(player_id: int) -> str:
+    return f"wallet:{player_id}"
+
+
 def wallet_account(player: Player) -> LedgerAccount:
-    return _account(f"wallet:{player.id}", AccountKind.WALLET, player.currency, player_id=player.id)
+    return _account(_wallet_code(player.id), AccountKind.WALLET, player.currency, player_id=player.id)
 
 
 def in_play_account(round_id: int, currency: str) -> LedgerAccount:
@@ -316,15 +321,35 @@ def deposit_many(deposits: Sequence[tuple[str, Decimal | str, str]], *, by: Oper
 
 def reserved(player_id: int) -> Decimal:
     """What the player's bets on unfinished rounds may still ask for (core ``Bettor.exposure``)."""
-    bets = db.session.scalars(select(Bet).join(GameRound).where(Bet.player_id == player_id,
-                                                                 GameRound.phase.notin_(FINISHED))).all()
-    return sum((bettor_of(bet).exposure for bet in bets), ZERO)
+    return _reserved([player_id])[player_id]
+
+
+def _reserved(player_ids: Iterable[int]) -> dict[int, Decimal]:
+    held = dict.fromkeys(player_ids, ZERO)
+    bets = db.session.scalars(select(Bet).join(GameRound).options(selectinload(Bet.decisions))
+                              .where(Bet.player_id.in_(held), GameRound.phase.notin_(FINISHED)))
+    for bet in bets:
+        held[bet.player_id] += bettor_of(bet).exposure
+    return held
 
 
 def _balance(player: Player) -> Balance:
     wallet = wallet_account(player)
     held = reserved(player.id)
     return Balance(player.id, player.currency, wallet.balance, held, wallet.balance - held)
+
+
+def balances_of(players: Iterable[Player]) -> dict[int, Balance]:
+    """:func:`balance` of many players in three reads whatever their number (issue 10: a table's
+    change refreshes each of its bettors' balance on their streams)."""
+    by_id = {player.id: player for player in players}
+    wallets = {account.player_id: account for account in db.session.scalars(
+        select(LedgerAccount).where(LedgerAccount.code.in_([_wallet_code(player_id) for player_id in by_id])))}
+    missing = [player for player_id, player in by_id.items() if player_id not in wallets]
+    wallets.update({player.id: wallet_account(player) for player in missing})
+    held = _reserved(by_id)
+    return {player_id: Balance(player_id, player.currency, wallets[player_id].balance, held[player_id],
+                               wallets[player_id].balance - held[player_id]) for player_id, player in by_id.items()}
 
 
 @transactional

@@ -45,16 +45,15 @@ def _stream(topic: str, build: Callable[[], dict[str, Any]], first: dict[str, An
         unsubscribe = bus.subscribe(deliver)
         try:
             yield wire.RETRY
-            payload = first if first is not None else build()
-            last, quiet = wire.changed_part(payload), 0
-            yield wire.state(payload)
+            sent, quiet = wire.frame(first if first is not None else build()), 0
+            yield sent.text
             while expired.is_alive():
                 if notified.wait(wait):
                     notified.clear()
-                    payload = build()
-                    if wire.changed_part(payload) != last:
-                        last, quiet = wire.changed_part(payload), 0
-                        yield wire.state(payload)
+                    latest = wire.frame(build())
+                    if latest.key != sent.key:
+                        sent, quiet = latest, 0
+                        yield sent.text
                         continue
                 quiet += 1
                 if quiet % keepalive_every == 0:

@@ -53,3 +53,23 @@ def test_r1_only_the_house_sees_every_bettor_and_the_dealer_stays_hidden_in_play
         assert view["cards"]["dealer"] == [] and "reveal" not in view and len(view["cards"]["player"]) == 2
     seen_by_alice = viewing.round_view(in_play, alice)
     assert "bettors" not in seen_by_alice and seen_by_alice["you"]["bet"] is None
+
+
+def test_issue10_a_change_is_seen_by_every_watcher_as_by_themselves_alone(casino) -> None:
+    """The views built together for a table's watchers (shared parts built once per currency, the
+    bettors' balances read together) equal each one's own page, whatever their currency (R6)."""
+    table = casino.table(casino.pool(seed="1000"))
+    bettors = [casino.player(currency=currency) for currency in ("USD", "RMB", "USD")]
+    watchers = [casino.player(currency=currency) for currency in ("USD", "THB")]
+    casino.open(table, deck_with("2c 3d", "4h Kd", "9s 8s 7s 6s 5s"))
+    for number, player in enumerate(bettors):
+        rounds.place_bets(player, table, "10", progressive=number != 1, request_id=f"b{player}", now=T0)
+    known = viewing.viewers_of(bettors + watchers + [10**6])
+    assert set(known) == set(bettors + watchers)  # an unknown player is left out
+    together = viewing.table_views(table, known)
+    for viewer in bettors + watchers:
+        alone = viewing.table_view(table, viewer)
+        assert {**together[viewer], "server_time": None} == {**alone, "server_time": None}
+    lobby = viewing.lobby_views(known)
+    for viewer in bettors + watchers:
+        assert {**lobby[viewer], "server_time": None} == {**viewing.lobby_view(viewer), "server_time": None}
