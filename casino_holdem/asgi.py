@@ -36,6 +36,7 @@ from starlette.routing import Mount, Route
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import metrics
+from .core.hand_classes import lookup_tables
 from .events import LOBBY, bus_of, table_topic, wire
 from .events.admission import admitter
 from .events.fanout import Fanout, Subscriber
@@ -242,6 +243,7 @@ def create_asgi(app: Flask | None = None) -> Any:
 
     @contextlib.asynccontextmanager
     async def lifespan(_asgi: Starlette) -> AsyncIterator[None]:
+        await asyncio.to_thread(lookup_tables)  # built before the first request, not inside its build
         fanout.start()
         try:
             yield

@@ -33,6 +33,8 @@ log = logging.getLogger(__name__)
 QUEUE_SIZE = 4
 #: the lobby changes with every table: it is rebuilt at most this often
 LOBBY_COALESCE_SECONDS = 0.25
+#: a table changes with each bet and decision, often several at once: rebuilt at most this often
+TABLE_COALESCE_SECONDS = 0.1
 
 Build = Callable[[viewing.Watchers], dict[int, dict[str, Any]]]
 #: what one build gives each viewer: their payload's balance and its frame
@@ -190,4 +192,4 @@ class Fanout:
         if name == LOBBY:
             return Topic(viewing.lobby_views, LOBBY_COALESCE_SECONDS)
         table_id = int(name.split(":", 1)[1])
-        return Topic(lambda watchers: viewing.table_views(table_id, watchers))
+        return Topic(lambda watchers: viewing.table_views(table_id, watchers), TABLE_COALESCE_SECONDS)

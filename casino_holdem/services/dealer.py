@@ -26,6 +26,7 @@ from sqlalchemy import exists, func, select
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import aliased
 
+from ..core.hand_classes import lookup_tables
 from ..core.round import FINISHED, Action, Phase
 from ..events import bus_of
 from ..events.bus import EVERYTHING
@@ -187,6 +188,7 @@ def run(app: Flask, *, stop: threading.Event, bots: Bots | None = None, tick_sec
     due at (metrics). A database outage (a restarted PostgreSQL) is logged and waited out."""
     pause = tick_seconds if tick_seconds is not None else float(app.config["CASINO_DEALER_TICK"])
     showdown_pause = float(app.config["CASINO_SHOWDOWN_PAUSE"])
+    lookup_tables()  # the evaluator's tables are built now, not in the first showdown's step (its lag)
     waker = Waker()
     unsubscribe = bus_of(app).subscribe(waker)
     stopping = threading.Thread(target=lambda: (stop.wait(), waker.event.set()), daemon=True)

@@ -83,6 +83,17 @@ def latest_round(table_id: int, *, finished: bool = False, for_update: bool = Fa
     return db.session.scalars(locked(statement) if for_update else statement).first()
 
 
+def current_and_last(table_id: int) -> tuple[GameRound | None, GameRound | None]:
+    """:func:`latest_round` and ``latest_round(finished=True)`` in one read: a table plays one
+    round at a time (R2), so its last finished round is its newest or the one before."""
+    newest = list(db.session.scalars(select(GameRound).where(GameRound.table_id == table_id)
+                                     .order_by(GameRound.number.desc()).limit(2).options(WITH_BETS)))
+    finished = next((row for row in newest if row.phase in FINISHED), None)
+    if finished is None and len(newest) == 2:
+        finished = latest_round(table_id, finished=True)
+    return (newest[0] if newest else None), finished
+
+
 def latest_rounds(table_ids: list[int]) -> dict[int, GameRound]:
     """The current round of each of these tables (those that have one) with its bets, in two
     reads however many tables (issue 10: the lobby lists every open table on each change)."""

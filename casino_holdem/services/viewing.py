@@ -272,7 +272,7 @@ class TableSight:
     @classmethod
     def of(cls, table_id: int) -> TableSight:
         table = queries.get(GameTable, table_id)
-        current, last = queries.latest_round(table.id), queries.latest_round(table.id, finished=True)
+        current, last = queries.current_and_last(table.id)
         return cls(table, None if current is None else RoundSight.of(current),
                    None if last is None or last is current else RoundSight.of(last),
                    dict(jackpot.pool_view(table.pool_id).meters), recent_results(table.id), table_paytable(table),
