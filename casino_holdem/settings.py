@@ -128,6 +128,9 @@ VARIABLES: tuple[Variable, ...] = (
     Variable("CASINO_TRUSTED_PROXIES", COUNT, "0",
              "reverse proxies in front of the server whose X-Forwarded-For/-Proto/-Host are trusted (ProxyFix)",
              config_key="CASINO_TRUSTED_PROXIES"),
+    Variable("CASINO_KEEPALIVE_SECONDS", WHOLE_SECONDS, "75",
+             "how long `serve --production` keeps an idle HTTP connection: longer than the proxy's or client's "
+             "own, so they close it first and never send a request on a connection being closed"),
     Variable("CASINO_SECURE_COOKIES", SWITCH, None,
              "session cookies only over https (browsers take them from http://localhost too); off: plain http too",
              "on, except when debugging or testing", "CASINO_SECURE_COOKIES"),

@@ -133,7 +133,7 @@ def _production(host: str, port: int, workers: int, dealers: int) -> None:
     try:
         uvicorn.run("casino_holdem.asgi:create_asgi", factory=True, host=host, port=port, workers=workers,
                     proxy_headers=bool(proxies), forwarded_allow_ips="*" if proxies else None, log_config=None,
-                    timeout_graceful_shutdown=5)
+                    timeout_graceful_shutdown=5, timeout_keep_alive=settings.value("CASINO_KEEPALIVE_SECONDS"))
     finally:
         for child in children:
             child.send_signal(signal.SIGTERM)

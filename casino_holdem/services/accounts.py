@@ -99,3 +99,14 @@ def change_password(player_id: int, current: str, new: str) -> None:
 def player(player_id: int) -> wallet.PlayerView:
     """The player behind a session."""
     return wallet.player_view(queries.get(Player, player_id))
+
+
+@transactional
+def session_player(token: str) -> tuple[sessions.Principal | None, wallet.PlayerView | None]:
+    """Whose live session ``token`` is, and the player behind it when it is a player's (a removed
+    player is None): in one transaction, since every API request asks both (issue 10)."""
+    principal = sessions.resolve(token)
+    if principal is None or principal.kind != sessions.PLAYER:
+        return principal, None
+    found = db.session.get(Player, principal.id)
+    return principal, None if found is None else wallet.player_view(found)

@@ -141,13 +141,21 @@ def current_principal() -> sessions.Principal | None:
 
 
 def _player() -> PlayerView | None:
-    principal = current_principal()
-    if principal is None or principal.kind != sessions.PLAYER:
+    token = session.get(TOKEN_FIELD)
+    if not isinstance(token, str):
         return None
-    try:
-        return accounts.player(principal.id)
-    except NotFound:
-        return None  # a session of a removed player counts as logged out
+    known = g.get("principal")
+    if known is not None and known[0] == token:  # the session is already resolved: only the player to read
+        principal = known[1]
+        if principal is None or principal.kind != sessions.PLAYER:
+            return None
+        try:
+            return accounts.player(principal.id)
+        except NotFound:
+            return None  # a session of a removed player counts as logged out
+    principal, player = accounts.session_player(token)
+    g.principal = (token, principal)
+    return player
 
 
 def current_player() -> PlayerView | None:

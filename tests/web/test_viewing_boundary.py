@@ -25,8 +25,8 @@ ALLOWED: dict[str, set[str] | None] = {
     "viewing": {"lobby_view", "table_view", "round_view", "me_view"},   # what a player may see
     "history": {"rounds_of", "recall"},                                # game recall, through viewing
     "rounds": {"place_bets", "decide", "disconnect", "rejoin", "MAX_REQUEST_ID"},  # actions: receipts only
-    "accounts": {"login", "register", "player", "demo_logins", "currencies", "change_password", "TooManyAttempts",
-                 "USERNAME", "MIN_PASSWORD"},  # the two limits the API document states
+    "accounts": {"login", "register", "player", "session_player", "demo_logins", "currencies", "change_password",
+                 "TooManyAttempts", "USERNAME", "MIN_PASSWORD"},  # the two limits the API document states
     "operators": {"login", "signed_in", "OperatorView", "Role"},         # the back office's accounts
     "sessions": {"start", "resolve", "revoke", "Principal", "PLAYER", "OPERATOR"},  # who a cookie is
     "logins": {"TooManyAttempts"},
