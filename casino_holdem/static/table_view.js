@@ -8,7 +8,8 @@ const TableView = (() => {
   const $ = (id) => document.getElementById(id);
   const FINISHED = ["settled", "void"];
   const STREETS = { preflop: "Pre-flop", flop: "Flop", turn: "Turn" };
-  const RESULTS = { player: "Player wins", dealer: "Dealer wins", tie: "Tie" };
+  /** R3: a finished round's result as the server names it (core.settlement.Result) → its words. */
+  const RESULTS = { player_wins: "Player wins", dealer_wins: "Dealer wins", tie: "Tie", void: "Void" };
 
   function setText(id, text) {
     const node = $(id);
