@@ -8,7 +8,19 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+from babel.messages.pofile import read_po
+from test_i18n import MESSAGES
+from test_pages import embedded_state
+
+from casino_holdem.core.incidents import NOTICES, Effect
 from casino_holdem.core.settlement import Result
+from casino_holdem.models import Player
+from casino_holdem.web.i18n import TRANSLATIONS
+from support.app import quick_password_hashes
+from support.casino import RiggedCasino
+from support.live import LiveRound
+from support.web import WebCasino
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "casino_holdem" / "static"
@@ -23,3 +35,25 @@ def test_r3_every_result_of_the_strip_has_its_colour() -> None:
     assert styled == {result.value for result in Result}
     words = (STATIC / "table_view.js").read_text(encoding="utf-8")
     assert all(f"{result.value}: " in words for result in Result)  # each result named in words, not a slug
+
+
+@pytest.mark.parametrize("language", ["th", "zh"])
+def test_r9_every_incident_notice_is_in_the_catalogues(language: str) -> None:
+    """The notices are recorded in English (core.incidents.NOTICES) and translated where they are
+    shown (the table page's script, through /i18n/<lang>.json): each one is in every catalogue."""
+    with (TRANSLATIONS / language / "LC_MESSAGES" / "messages.po").open("rb") as source:
+        catalogue = read_po(source)
+    assert [text for text in NOTICES.values() if not (catalogue.get(text) and catalogue.get(text).string)] == []
+
+
+def test_r9_a_thai_player_reads_the_notice_of_their_round_in_thai(app, db, monkeypatch: pytest.MonkeyPatch) -> None:
+    quick_password_hashes(monkeypatch)
+    live = LiveRound(RiggedCasino(monkeypatch))
+    live.deal_to(2)
+    notice = live.report("dropped_face_unseen", card="Ad")["notice"]
+    client = WebCasino(app).client(db.session.get(Player, live.alice).username)
+    assert client.send("PUT", "/api/me/settings", {"language": "th"}).status_code == 200
+    html = client.get(f"/tables/{live.table}").get_data(as_text=True)
+    assert embedded_state(html)["round"]["notices"] == [notice] == [NOTICES[Effect.USED_AGAIN]]
+    messages = client.get(MESSAGES.search(html).group(1)).get_json()  # the catalogue the page's script reads
+    assert messages[notice] == "มีไพ่หล่นและนำกลับมาใช้ต่อ รอบนี้ดำเนินต่อไป"
