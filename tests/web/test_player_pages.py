@@ -57,3 +57,31 @@ def test_r9_a_thai_player_reads_the_notice_of_their_round_in_thai(app, db, monke
     assert embedded_state(html)["round"]["notices"] == [notice] == [NOTICES[Effect.USED_AGAIN]]
     messages = client.get(MESSAGES.search(html).group(1)).get_json()  # the catalogue the page's script reads
     assert messages[notice] == "มีไพ่หล่นและนำกลับมาใช้ต่อ รอบนี้ดำเนินต่อไป"
+
+
+DECK_SENTENCE = "every deck is committed before the deal and revealed after it"
+LIVE_SENTENCE = "cards are dealt by a live dealer and every card is recorded"
+NEUTRAL_SENTENCE = "each table's page says how its cards are dealt"
+
+
+def footer(html: str) -> str:
+    return re.search(r'<span id="dealing">(.*?)</span>', html, re.DOTALL).group(1).strip()
+
+
+def test_r1_the_footer_says_how_this_table_deals_and_stays_neutral_elsewhere(casino: WebCasino, clock) -> None:
+    """A table dealt by the server's shuffle commits to its deck; a live table's cards come from a
+    dealer's shoe, entered one by one: no deck is committed there, and the footer says so."""
+    shuffled, live, unopened = casino.table(), casino.table(dealing="live"), casino.table()
+    for table in (shuffled, live):
+        casino.advance(table)
+    casino.player("somchai")
+    client = casino.client("somchai")
+    assert footer(client.get(f"/tables/{shuffled}").get_data(as_text=True)) == DECK_SENTENCE
+    assert footer(client.get(f"/tables/{live}").get_data(as_text=True)) == LIVE_SENTENCE
+    assert footer(client.get(f"/tables/{unopened}").get_data(as_text=True)) == NEUTRAL_SENTENCE  # no round yet
+    for html in (client.get("/").get_data(as_text=True), client.get("/history").get_data(as_text=True),
+                 casino.client().get("/login").get_data(as_text=True)):
+        assert footer(html) == NEUTRAL_SENTENCE and DECK_SENTENCE not in html
+    client.send("PUT", "/api/me/settings", {"language": "th"})
+    assert footer(client.get(f"/tables/{live}").get_data(as_text=True)) == "ไพ่แจกโดยเจ้ามือตัวจริง และทุกใบถูกบันทึกไว้"
+    assert footer(client.get("/").get_data(as_text=True)) == "หน้าของแต่ละโต๊ะบอกว่าแจกไพ่อย่างไร"
