@@ -1,14 +1,20 @@
-"""The players' pages in a real browser: the results strip coloured for every outcome (R3, R9),
-the R9 notices in the player's language, and changing one's password from the account page."""
+"""The players' pages in a real browser: the results strip coloured for every outcome (R3, R9), a
+suspended table shown as such in the lobby and on its page, and changing one's password from the
+account page."""
 
 from __future__ import annotations
 
+import json
+import re
+from typing import Any
+
 import pytest
-from test_play import MONACO, log_in
+from test_play import MACAU, MONACO, log_in
 
 pytestmark = pytest.mark.browser
 #: the colours of app.css's :root
 OK, BAD, MUTED = "rgb(30, 125, 50)", "rgb(179, 38, 30)", "rgb(91, 100, 112)"
+STATE = re.compile(r'<script type="application/json" id="state">(.*?)</script>', re.DOTALL)
 
 
 def test_r3_the_results_strip_colours_every_outcome(open_page) -> None:
@@ -27,3 +33,49 @@ def test_r3_the_results_strip_colours_every_outcome(open_page) -> None:
                           (item) => [item.querySelector('strong').textContent, getComputedStyle(item).borderLeftColor]);
     }""", recent)
     assert colours == [["#4 Player wins", OK], ["#3 Dealer wins", BAD], ["#2 Tie", MUTED], ["#1 Void", MUTED]]
+
+
+def served_suspended(page: Any, table: int) -> None:
+    """Pages whose embedded state marks ``table`` as suspended (``table.suspended``, the field the
+    payload of services/viewing.py is to carry), and no stream to replace that state meanwhile."""
+    def mark(item: dict[str, Any]) -> dict[str, Any]:
+        return {**item, "suspended": item["id"] == table}
+
+    def inject(route: Any) -> None:
+        response = route.fetch()
+        html = response.text()
+        found = STATE.search(html)
+        if found is None:
+            route.fulfill(response=response)
+            return
+        state = json.loads(found.group(1))
+        if "tables" in state:
+            state["tables"] = [mark(item) for item in state["tables"]]
+        else:
+            state["table"] = mark(state["table"])
+        body = html[:found.start(1)] + json.dumps(state).replace("<", "\\u003c") + html[found.end(1):]
+        route.fulfill(response=response, body=body)
+
+    page.route("**/events/**", lambda route: route.abort())
+    page.route(re.compile(r"/(tables/\d+)?$"), inject)
+
+
+def test_a_suspended_table_says_so_in_the_lobby_and_on_its_page(open_page, shot) -> None:
+    page = open_page()
+    log_in(page, "demo3")
+    served_suspended(page, MONACO)
+    page.goto("/")
+    page.wait_for_selector(f'[data-table="{MONACO}"] [data-field=phase].suspended')
+    assert page.text_content(f'[data-table="{MONACO}"] [data-field=phase]') == "Suspended"
+    assert page.text_content(f'[data-table="{MONACO}"] [data-field=countdown]') == ""
+    assert page.locator(f'[data-table="{MACAU}"] [data-field=phase].suspended').count() == 0
+    shot(page, "lobby")
+    page.goto(f"/tables/{MONACO}")
+    page.wait_for_selector("#status:not(:empty)")
+    assert page.is_visible("#suspended") and page.text_content("#suspended") == "Suspended"
+    assert page.text_content("#status") == "This table is suspended: it takes no bets until it resumes."
+    assert page.is_hidden("#bet-form")
+    shot(page, "table")
+    page.goto(f"/tables/{MACAU}")
+    page.wait_for_selector("#status:not(:empty)")
+    assert page.is_hidden("#suspended")
