@@ -56,8 +56,8 @@ def served_suspended(page: Any, table: int) -> None:
         body = html[:found.start(1)] + json.dumps(state).replace("<", "\\u003c") + html[found.end(1):]
         route.fulfill(response=response, body=body)
 
+    page.route(re.compile(r"^https?://[^/]+/(tables/\d+)?$"), inject)  # the lobby and the table pages only
     page.route("**/events/**", lambda route: route.abort())
-    page.route(re.compile(r"/(tables/\d+)?$"), inject)
 
 
 def test_a_suspended_table_says_so_in_the_lobby_and_on_its_page(open_page, shot) -> None:
@@ -79,3 +79,4 @@ def test_a_suspended_table_says_so_in_the_lobby_and_on_its_page(open_page, shot)
     page.goto(f"/tables/{MACAU}")
     page.wait_for_selector("#status:not(:empty)")
     assert page.is_hidden("#suspended")
+    page.unroute_all(behavior="ignoreErrors")
