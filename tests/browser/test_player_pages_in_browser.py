@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from typing import Any
 
 import pytest
@@ -80,3 +81,47 @@ def test_a_suspended_table_says_so_in_the_lobby_and_on_its_page(open_page, shot)
     page.wait_for_selector("#status:not(:empty)")
     assert page.is_hidden("#suspended")
     page.unroute_all(behavior="ignoreErrors")
+
+
+def sign_in(page: Any, username: str, password: str) -> None:
+    page.goto("/login")
+    page.fill("#username", username)
+    page.fill("#password", password)
+    page.click("#login-form button[type=submit]")
+
+
+def test_a_player_changes_their_password_and_their_other_browser_is_logged_out(open_page, shot) -> None:
+    """POST /account/password, as the API's: the old password fails, the new one works, this
+    browser goes on and another browser's session is over (the service ends every other session)."""
+    name = f"changer{time.time_ns() % 10**9}"  # a player of this test's own: the demo players keep theirs
+    page = open_page()
+    page.goto("/register")
+    page.fill("#username", name)
+    page.fill("#password", "first secret")
+    page.click("main button[type=submit]")
+    page.wait_for_url(re.compile(r"/$"))
+    other = open_page()  # another browser (its own cookies), logged in as the same player
+    sign_in(other, name, "first secret")
+    other.wait_for_url(re.compile(r"/$"))
+    page.click("header >> text=Account")
+    page.wait_for_url(re.compile(r"/account$"))
+    page.fill("#current-password", "not the password")
+    page.fill("#new-password", "second secret")
+    page.fill("#new-password-again", "second secret")
+    page.click("#password-form button[type=submit]")
+    page.wait_for_selector("#form-error:has-text('Your current password is not right.')")
+    assert page.get_attribute("#current-password", "aria-invalid") == "true"
+    page.fill("#current-password", "first secret")
+    page.fill("#new-password", "second secret")
+    page.fill("#new-password-again", "second secret")
+    page.click("#password-form button[type=submit]")
+    page.wait_for_selector("#form-done")
+    shot(page, "changed")
+    page.goto("/")  # this browser goes on with a fresh session
+    assert page.url.endswith("/") and page.locator(f"header .who:has-text('{name}')").count() == 1
+    other.goto("/")  # the other one is logged out
+    other.wait_for_url(re.compile(r"/login\?next=/$"))
+    sign_in(other, name, "first secret")  # the old password fails
+    other.wait_for_selector("[role=alert]:has-text('Wrong username or password.')")
+    sign_in(other, name, "second secret")  # the new one works
+    other.wait_for_url(re.compile(r"/$"))

@@ -19,7 +19,7 @@ from casino_holdem.models import Player
 from casino_holdem.services import tables, viewing
 from casino_holdem.web.i18n import TRANSLATIONS
 from support.app import quick_password_hashes
-from support.casino import RiggedCasino
+from support.casino import PASSWORD, RiggedCasino
 from support.live import LiveRound
 from support.web import WebCasino
 
@@ -146,3 +146,46 @@ def test_the_table_payload_says_whether_the_table_is_suspended(casino: WebCasino
     client = casino.client("somchai")
     assert client.get(f"/api/tables/{table}").get_json()["table"].get(SUSPENDED_FIELD) is True
     assert embedded_state(client.get("/").get_data(as_text=True))["tables"][0].get(SUSPENDED_FIELD) is True
+
+
+def change_password(client, current: str, new: str, again: str | None = None, *, token: str | None = None):
+    return client.http.post("/account/password", data={
+        "current_password": current, "password": new, "password_again": new if again is None else again,
+        "csrf_token": client.refresh_token() if token is None else token})
+
+
+def test_a_player_changes_their_password_on_the_account_page(casino: WebCasino) -> None:
+    casino.player("somchai")
+    anonymous = casino.client()
+    assert anonymous.get("/account").location == "/login?next=/account"
+    here, elsewhere = casino.client("somchai"), casino.client("somchai")
+    page = here.get("/").get_data(as_text=True)
+    assert '<a href="/account">Account</a>' in page
+    assert 'id="password-form"' in here.get("/account").get_data(as_text=True)
+    assert change_password(here, PASSWORD, "new secret", token="forged").status_code == 403  # CSRF as every form
+    refusals = [
+        (change_password(here, "not it", "new secret"), 401, "current_password", "Your current password is not right."),
+        (change_password(here, PASSWORD, "short"), 422, "password", "The new password needs at least 8 characters."),
+        (change_password(here, PASSWORD, "new secret", "new secreT"), 422, "password_again",
+         "The new password and its repetition differ.")]
+    for response, status, field, words in refusals:
+        html = response.get_data(as_text=True)
+        assert response.status_code == status and words in html
+        assert re.search(rf'name="{field}"[^>]*aria-invalid="true"', html)
+    assert casino.client().login("somchai").status_code == 200  # nothing changed yet
+    done = change_password(here, PASSWORD, "new secret")
+    assert done.status_code == 302 and done.location == "/account?changed=password"
+    assert "Every other device you were logged in on is logged out." in here.get(done.location).get_data(as_text=True)
+    assert here.get("/api/me").status_code == 200  # this browser goes on with a fresh session
+    assert elsewhere.get("/api/me").status_code == 401 and elsewhere.get("/").status_code == 302
+    assert casino.client().login("somchai").status_code == 401
+    assert casino.client().login("somchai", "new secret").status_code == 200
+
+
+def test_the_account_page_in_thai(casino: WebCasino) -> None:
+    casino.player("somchai")
+    client = casino.client("somchai")
+    client.send("PUT", "/api/me/settings", {"language": "th"})
+    html = client.get("/account").get_data(as_text=True)
+    assert all(words in html for words in ("บัญชีของคุณ", "รหัสผ่านปัจจุบัน", "เปลี่ยนรหัสผ่าน", "อย่างน้อย 8 ตัวอักษร"))
+    assert "Change password" not in html
