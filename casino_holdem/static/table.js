@@ -137,6 +137,7 @@ Casino.ready.then(() => {
       : "Round %(number)s · %(count)s betting players · %(progressive)s in the Progressive",
       { number: round.number, count: round.bettor_count, progressive: round.progressive_participants }) : "");
     setText("commitment", round ? round.commitment : "");
+    $("fairness").hidden = Boolean(round && round.dealing === "live");  // R1: a live round has no deck to commit to
     setText("commitment-round", round ? String(round.number) : "");
     syncSlip();
     TableFelt.render(state, units);

@@ -162,6 +162,7 @@ def test_a_dropped_card_is_used_again_and_the_players_see_a_notice(open_page, sh
     thai = Translations.load(str(TRANSLATIONS), ["th"]).gettext(notice)
     assert thai != notice
     cat.wait_for_selector(f"#notices li:has-text('{thai}')")
+    assert cat.is_hidden("#fairness")  # R1: a live round has no deck commitment to show
     dealer.wait_for_selector(f"#notices li:has-text('{notice}')")
     shot(cat, "notice-th")
     speak(cat, "en")

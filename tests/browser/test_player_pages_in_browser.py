@@ -80,6 +80,7 @@ def test_a_suspended_table_says_so_in_the_lobby_and_on_its_page(open_page, shot)
     page.goto(f"/tables/{MACAU}")
     page.wait_for_selector("#status:not(:empty)")
     assert page.is_hidden("#suspended")
+    assert page.is_visible("#fairness")  # a table dealt by the server's shuffle shows its deck commitment
     page.unroute_all(behavior="ignoreErrors")
 
 

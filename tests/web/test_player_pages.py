@@ -77,8 +77,9 @@ def test_r1_the_footer_says_how_this_table_deals_and_stays_neutral_elsewhere(cas
         casino.advance(table)
     casino.player("somchai")
     client = casino.client("somchai")
-    assert footer(client.get(f"/tables/{shuffled}").get_data(as_text=True)) == DECK_SENTENCE
-    assert footer(client.get(f"/tables/{live}").get_data(as_text=True)) == LIVE_SENTENCE
+    shuffled_page, live_page = (client.get(f"/tables/{table}").get_data(as_text=True) for table in (shuffled, live))
+    assert footer(shuffled_page) == DECK_SENTENCE and '<p class="fairness wide" id="fairness">' in shuffled_page
+    assert footer(live_page) == LIVE_SENTENCE and '<p class="fairness wide" id="fairness" hidden>' in live_page
     assert footer(client.get(f"/tables/{unopened}").get_data(as_text=True)) == NEUTRAL_SENTENCE  # no round yet
     for html in (client.get("/").get_data(as_text=True), client.get("/history").get_data(as_text=True),
                  casino.client().get("/login").get_data(as_text=True)):
