@@ -17,9 +17,11 @@ Casino.ready.then(() => {
       const card = document.querySelector(`[data-table="${table.id}"]`);
       if (!card) continue;
       field(card, "jackpot").textContent = money(table.jackpot, state.currency);
-      field(card, "phase").textContent = phaseName(table.round ? table.round.phase : "waiting");
+      // a suspended table opens no round until it is resumed: no phase, no countdown
+      field(card, "phase").textContent = table.suspended ? t("Suspended") : phaseName(table.round ? table.round.phase : "waiting");
+      field(card, "phase").classList.toggle("suspended", Boolean(table.suspended));
       field(card, "bettors").textContent = table.round ? table.round.bettors : 0;
-      field(card, "countdown").dataset.deadline = (table.round && table.round.deadline) || "";
+      field(card, "countdown").dataset.deadline = (!table.suspended && table.round && table.round.deadline) || "";
       field(card, "countdown").dataset.repeats = (table.round && table.round.repeats_every) || "";
     }
     tick();

@@ -39,7 +39,7 @@ Casino.ready.then(() => {
 
   function bettingOpen() {
     const round = currentRound();
-    return Boolean(round && round.phase === "betting" && !you().has_bet && state.table.is_open);
+    return Boolean(round && round.phase === "betting" && !you().has_bet && state.table.is_open && !state.table.suspended);
   }
 
   /** A new betting window starts with empty spots: nothing carries over unasked (Rebet does it). */
@@ -131,11 +131,13 @@ Casino.ready.then(() => {
     setText("jackpot", cash(state.table.jackpot));
     setText("balance", cash(state.balance.balance));
     setText("available", cash(state.balance.available));
+    $("suspended").hidden = !state.table.suspended;
     const round = currentRound();
     setText("round-number", round ? t(round.bettor_count === 1 ? "Round %(number)s · %(count)s betting player · %(progressive)s in the Progressive"
       : "Round %(number)s · %(count)s betting players · %(progressive)s in the Progressive",
       { number: round.number, count: round.bettor_count, progressive: round.progressive_participants }) : "");
     setText("commitment", round ? round.commitment : "");
+    $("fairness").hidden = Boolean(round && round.dealing === "live");  // R1: a live round has no deck to commit to
     setText("commitment-round", round ? String(round.number) : "");
     syncSlip();
     TableFelt.render(state, units);

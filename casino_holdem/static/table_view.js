@@ -8,7 +8,8 @@ const TableView = (() => {
   const $ = (id) => document.getElementById(id);
   const FINISHED = ["settled", "void"];
   const STREETS = { preflop: "Pre-flop", flop: "Flop", turn: "Turn" };
-  const RESULTS = { player: "Player wins", dealer: "Dealer wins", tie: "Tie" };
+  /** R3: a finished round's result as the server names it (core.settlement.Result) → its words. */
+  const RESULTS = { player_wins: "Player wins", dealer_wins: "Dealer wins", tie: "Tie", void: "Void" };
 
   function setText(id, text) {
     const node = $(id);
@@ -51,8 +52,10 @@ const TableView = (() => {
   /** The status line: what is happening and what the player may do now (R2, R8). */
   function statusText(state) {
     const round = state.round;
-    if (!round) return t(state.table.is_open ? "Waiting for the dealer to open a round." : "This table is closed.");
     const mine = you(state);
+    // a suspended table takes no bet and opens no round; a round already dealt finishes by the rules
+    if (state.table.suspended && (!round || finished(round) || !mine.has_bet)) return t("This table is suspended: it takes no bets until it resumes.");
+    if (!round) return t(state.table.is_open ? "Waiting for the dealer to open a round." : "This table is closed.");
     if (round.phase === "betting") {
       if (mine.has_bet) return t("Bets placed. The cards are dealt when betting closes.");
       return t("Round %(number)s: add chips to the Ante, then Place bets. Bonus and Progressive need an Ante.", { number: round.number });

@@ -1,4 +1,4 @@
-"""Login, registration and logout pages (forms posting with the session's CSRF token)."""
+"""Login, registration, logout and the player's account page (forms posting with the session's CSRF token)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from werkzeug.wrappers import Response
 
 from ..services import accounts
 from ..services.errors import ServiceError
-from .security import current_player, form_login, log_in, log_out, next_page
+from .security import current_player, form_login, log_in, log_out, login_required, next_page
 
 bp = Blueprint("auth", __name__)
 
@@ -49,3 +49,33 @@ def register() -> Response | str | tuple[str, int]:
 def logout() -> Response:
     log_out()
     return redirect(url_for("auth.login"))
+
+
+@bp.get("/account")
+@login_required
+def account() -> str:
+    """The player's account: changing the password (the same service as ``POST /api/me/password``)."""
+    return render_template("account.html", error=None, changed=request.args.get("changed") == "password",
+                           min_password=accounts.MIN_PASSWORD)
+
+
+@bp.post("/account/password")
+@login_required
+def change_password() -> Response | tuple[str, int]:
+    """A new password, the current one confirming it and the new one typed twice. Every session of
+    the player ends (a copy of a stolen cookie dies with the old password); this browser goes on
+    with a fresh session at once. A refusal names the field: ``current_password`` (401),
+    ``password`` (422, too short), ``password_again`` (422, the two differ)."""
+    player = current_player()
+    assert player is not None  # login_required
+    current, new, again = (request.form.get(name, "") for name in ("current_password", "password", "password_again"))
+    field, status = "password_again", 422
+    if new == again:
+        try:
+            accounts.change_password(player.id, current, new)
+        except ServiceError as refused:
+            field, status = refused.field or "password", refused.status
+        else:
+            log_in(player)
+            return redirect(url_for("auth.account", changed="password"))
+    return render_template("account.html", error=field, changed=False, min_password=accounts.MIN_PASSWORD), status

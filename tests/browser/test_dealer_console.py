@@ -15,9 +15,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from babel.support import Translations
 from test_play import STUDIO, log_in, place_ante, wait_for_action
 
 from casino_holdem.core.incidents import NOTICES, Effect
+from casino_holdem.web.i18n import TRANSLATIONS
 from conftest import demo_server
 from support.live import TYPED
 
@@ -54,6 +56,11 @@ def player(open_page: Any, username: str) -> Any:
     page.set_default_timeout(CEILING_MS)
     log_in(page, username)
     return page
+
+
+def speak(page: Any, language: str) -> None:
+    """The player's language, kept with their account (PUT /api/me/settings, as the pages do)."""
+    page.evaluate("(language) => Casino.api('PUT', '/api/me/settings', { language })", language)
 
 
 def bet_at_studio(page: Any, spare: int = 2) -> None:
@@ -143,6 +150,7 @@ def test_a_dealer_deals_a_whole_live_round_with_typed_codes_while_two_players_be
 def test_a_dropped_card_is_used_again_and_the_players_see_a_notice(open_page, shot) -> None:
     dealer = console(open_page)
     cat = player(open_page, "demo3")
+    speak(cat, "th")  # the notice in the player's language; the console's is English
     bet_at_studio(cat)
     deal_cards(dealer, 0, 2)
     dealer.click('.incident[data-kind="dropped_face_unseen"]')
@@ -151,9 +159,15 @@ def test_a_dropped_card_is_used_again_and_the_players_see_a_notice(open_page, sh
     assert dealer.text_content("#next") == "Next card: Player 2nd"  # nothing was dealt by the incident
     deal(dealer, TYPED[2])  # the dropped card, picked up and dealt to the position it was going to
     notice = NOTICES[Effect.USED_AGAIN]
-    cat.wait_for_selector(f"#notices li:has-text('{notice}')")
+    thai = Translations.load(str(TRANSLATIONS), ["th"]).gettext(notice)
+    assert thai != notice
+    cat.wait_for_selector(f"#notices li:has-text('{thai}')")
+    assert cat.is_hidden("#fairness")  # R1: a live round has no deck commitment to show
     dealer.wait_for_selector(f"#notices li:has-text('{notice}')")
-    shot(cat, "notice")
+    shot(cat, "notice-th")
+    speak(cat, "en")
+    cat.goto(f"/tables/{STUDIO}")  # a reload mid-round comes back to the same round (R8)
+    cat.wait_for_selector(f"#notices li:has-text('{notice}')")
     deal(dealer, TYPED[3])
     decide([cat], ["fold"])
     deal_cards(dealer, 4, 12)  # a round everybody folded is still dealt to the river (R5: the board)
