@@ -224,6 +224,7 @@ def _table_summary(table: GameTable, current: GameRound | None, spec: CurrencySp
         "jackpot": format_amount(meter),
         "max_bettors": table.max_bettors,
         "betting_seconds": table.betting_seconds, "decision_seconds": table.decision_seconds,
+        "suspended": table.suspended_reason is not None,  # issue 11: no bets until resumed (R2)
         "round": None if current is None else {
             "round_id": current.id, "number": current.number, "phase": current.phase, "bettors": len(current.bets),
             **_countdown(current)},

@@ -115,6 +115,8 @@ SCHEMAS: dict[str, Any] = {
         "progressive_bet": MONEY, "jackpot": {**MONEY, "description": "R6: the pool × your currency's multiplier"},
         "max_bettors": {"type": "integer", "nullable": True}, "betting_seconds": {"type": "integer"},
         "decision_seconds": {"type": "integer"},
+        "suspended": {"type": "boolean", "description": "suspended by the pit: no bets and no new round until "
+                                                        "it is resumed; a round in play finishes (R2)"},
         "round": {**_obj({"round_id": {"type": "integer"}, "number": {"type": "integer"},
                           "phase": {"type": "string"}, "bettors": {"type": "integer"},
                           "deadline": {"type": "string", "format": "date-time", "nullable": True},

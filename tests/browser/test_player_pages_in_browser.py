@@ -37,8 +37,9 @@ def test_r3_the_results_strip_colours_every_outcome(open_page) -> None:
 
 
 def served_suspended(page: Any, table: int) -> None:
-    """Pages whose embedded state marks ``table`` as suspended (``table.suspended``, the field the
-    payload of services/viewing.py is to carry), and no stream to replace that state meanwhile."""
+    """Pages whose embedded state marks ``table`` as suspended (``table.suspended``, as the payload
+    of a table the pit suspended has it), and no stream to replace that state meanwhile: the demo
+    server is shared by the browser tests, so its tables are never really suspended here."""
     def mark(item: dict[str, Any]) -> dict[str, Any]:
         return {**item, "suspended": item["id"] == table}
 
