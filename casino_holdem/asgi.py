@@ -19,8 +19,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -38,7 +39,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from . import metrics
 from .core.hand_classes import lookup_tables
 from .events import LOBBY, bus_of, table_topic, wire
-from .events.admission import admitter
+from .events.admission import admitter, live_sessions
 from .events.fanout import Fanout, Subscriber
 from .extensions import db
 from .services.errors import NotFound, Unprocessable
@@ -47,6 +48,10 @@ from .web.inputs import MAX_ID
 from .web.security import TOKEN_FIELD
 
 log = logging.getLogger(__name__)
+#: how often the sessions of the open streams are checked (a revoked session's streams end)
+SESSION_RECHECK_SECONDS = 30.0
+#: a stream lives between this share of ``CASINO_SSE_LIFETIME`` and all of it
+LIFETIME_SPREAD = 0.75
 
 
 def _error(status: int, code: str, message: str, field: str | None = None) -> JSONResponse:
@@ -92,6 +97,30 @@ class Streams:
         self.admitter = admitter(app)
         self.per_session: Counter[str] = Counter()
         self.per_address: Counter[str] = Counter()
+        self.by_session: dict[str, set[Subscriber]] = defaultdict(set)
+
+    async def recheck_sessions(self) -> None:
+        """Every :data:`SESSION_RECHECK_SECONDS`, :meth:`recheck` the open streams' sessions: a
+        stream lives long, but a revoked cookie's stream does not."""
+        while True:
+            await asyncio.sleep(SESSION_RECHECK_SECONDS)
+            await self.recheck()
+
+    async def recheck(self) -> None:
+        """End the open streams whose session is no longer live (logged out, its password changed,
+        idle), every session checked in one read; during an outage they go on until the next check."""
+        tokens = [token for token, subscribers in self.by_session.items() if subscribers]
+        if not tokens:
+            return
+        try:
+            live = await asyncio.to_thread(live_sessions, self.app, tokens)
+        except Exception as error:
+            log.warning("sessions not rechecked: %s", error.__class__.__name__)
+            return
+        for token in tokens:
+            if token not in live:
+                for subscriber in list(self.by_session.get(token, ())):
+                    subscriber.end()
 
     def _token(self, request: Request) -> str | None:
         """The signed cookie's session token, as the Flask app would read it (no database yet)."""
@@ -151,13 +180,16 @@ class Streams:
             refusal = Unprocessable(f"currency: table {table_id} does not take {viewer.currency} (R6)", "currency")
             return _error(422, "currency", str(refusal), "currency")
         metrics.STREAMS.inc()
+        self.by_session[token].add(subscriber)
+        # streams opened together (a restart, a proxy reconnecting everyone) end apart, not together
+        lifetime = float(self.app.config["CASINO_SSE_LIFETIME"]) * random.uniform(LIFETIME_SPREAD, 1.0)
 
         async def events() -> AsyncIterator[str]:
             yield wire.RETRY
             sent = first
             yield sent.text
             loop = asyncio.get_running_loop()
-            ends = loop.time() + float(self.app.config["CASINO_SSE_LIFETIME"])
+            ends = loop.time() + lifetime
             while (left := ends - loop.time()) > 0:
                 try:
                     latest = await asyncio.wait_for(subscriber.queue.get(), min(left, wire.KEEPALIVE_SECONDS))
@@ -165,6 +197,8 @@ class Streams:
                     if ends - loop.time() > 0:
                         yield wire.KEEPALIVE
                     continue
+                if latest is wire.END:
+                    return
                 if latest.key != sent.key:
                     sent = latest
                     yield sent.text
@@ -173,6 +207,9 @@ class Streams:
             remove()
             metrics.STREAMS.dec()
             release()
+            self.by_session[token].discard(subscriber)
+            if not self.by_session[token]:
+                del self.by_session[token]
 
         return _Held(events(), closed)
 
@@ -245,9 +282,11 @@ def create_asgi(app: Flask | None = None) -> Any:
     async def lifespan(_asgi: Starlette) -> AsyncIterator[None]:
         await asyncio.to_thread(lookup_tables)  # built before the first request, not inside its build
         fanout.start()
+        rechecking = asyncio.create_task(streams.recheck_sessions())
         try:
             yield
         finally:
+            rechecking.cancel()
             fanout.stop()
 
     async def prometheus(_request: Request) -> Response:

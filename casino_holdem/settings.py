@@ -117,7 +117,9 @@ VARIABLES: tuple[Variable, ...] = (
     Variable("CASINO_SSE_POLL", SECONDS, "0.5",
              "how often a development-server stream looks at its lifetime and keep-alive (it waits on the bus)",
              config_key="CASINO_SSE_POLL"),
-    Variable("CASINO_SSE_LIFETIME", SECONDS, "60", "lifetime of one event stream (browsers reconnect)",
+    Variable("CASINO_SSE_LIFETIME", SECONDS, "300",
+             "lifetime of one event stream (browsers reconnect); a production stream ends at random in its last "
+             "quarter, and sooner when its session is revoked (checked every 30 s)",
              config_key="CASINO_SSE_LIFETIME"),
     Variable("CASINO_REDIS_URL", TEXT, None, "Redis URL of the event bus shared by every process and host",
              "PostgreSQL LISTEN/NOTIFY on a PostgreSQL database, else in-process (SQLite demo)"),

@@ -128,10 +128,12 @@ class Account:
         self.csrf = session["csrf_token"]
         return True
 
-    async def stream(self, path: str, label: str, on_state: Callable[[dict[str, Any]], None],
+    async def stream(self, path: str, label: str, on_state: Callable[[dict[str, Any]], None] | None,
                      stop: asyncio.Event) -> None:
         """Read ``event: state`` payloads from ``path`` until ``stop``; reconnect after the
-        server's ``retry`` delay when the stream ends (it has a lifetime) or breaks."""
+        server's ``retry`` delay when the stream ends (it has a lifetime) or breaks. Without
+        ``on_state`` (a watcher) the payloads are counted, not parsed: the client's own CPU must
+        not be what limits the measurement."""
         retry = 1.0
         while not stop.is_set():
             started = time.time()
@@ -154,7 +156,7 @@ class Account:
                     pass
 
     async def _read_events(self, response: aiohttp.ClientResponse, label: str, started: float,
-                           on_state: Callable[[dict[str, Any]], None], stop: asyncio.Event) -> float | None:
+                           on_state: Callable[[dict[str, Any]], None] | None, stop: asyncio.Event) -> float | None:
         """Parse one connection's events (``text/event-stream``); returns the ``retry`` it set."""
         self.rec.streams_open += 1
         first, retry, event, data = True, None, "message", []
@@ -170,7 +172,8 @@ class Account:
                             self.rec.request(label + " (first event)", started, time.time() - started)
                             self.rec.streams_live += 1
                             first = False
-                        on_state(json.loads("\n".join(data)))
+                        if on_state is not None:
+                            on_state(json.loads("\n".join(data)))
                     event, data = "message", []
                     continue
                 name, _, value = line.partition(":")

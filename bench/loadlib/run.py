@@ -147,16 +147,16 @@ async def _sample(ctx: Context, stop: asyncio.Event) -> None:
 
 async def _open_streams(ctx: Context, stop: asyncio.Event) -> list[asyncio.Task[None]]:
     """Each player's table and lobby streams, then the idle ones, ramped up."""
-    specs: list[tuple[Account, str, str, Callable[[dict[str, Any]], None]]] = []
+    specs: list[tuple[Account, str, str, Callable[[dict[str, Any]], None] | None]] = []
     for player in ctx.players:
         specs.append((player.account, f"/events/tables/{player.table_id}", "GET /events/tables/{id}",
                       player.on_table_state))
-        specs.append((player.account, "/events/lobby", "GET /events/lobby", lambda _: None))
+        specs.append((player.account, "/events/lobby", "GET /events/lobby", None))
     for i in range(ctx.args.streams):
         watcher, table = ctx.watchers[i % len(ctx.watchers)], ctx.tables[i % len(ctx.tables)]
         path, label = (("/events/lobby", "GET /events/lobby (idle)") if i % 2 else
                        (f"/events/tables/{table.id}", "GET /events/tables/{id} (idle)"))
-        specs.append((watcher, path, label, lambda _: None))
+        specs.append((watcher, path, label, None))
     tasks = []
     for account, path, label, on_state in specs:
         tasks.append(asyncio.create_task(account.stream(path, label, on_state, stop)))

@@ -81,3 +81,11 @@ def admitter(app: Flask) -> Batch[str, Viewer]:
                 if player_id in known}
 
     return Batch(read)
+
+
+def live_sessions(app: Flask, tokens: list[str]) -> set[str]:
+    """Which of these tokens are still live players' sessions (one read): an open stream whose
+    session was revoked since (logout, a password change) is ended (issue 10)."""
+    with app.app_context():
+        return {token for token, principal in sessions.resolve_many(tokens).items()
+                if principal.kind == sessions.PLAYER}

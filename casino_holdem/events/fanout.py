@@ -52,6 +52,12 @@ class Subscriber:
     queue: asyncio.Queue[wire.Frame] = field(default_factory=lambda: asyncio.Queue(QUEUE_SIZE))
     first: asyncio.Future[wire.Frame | None] | None = None
 
+    def end(self) -> None:
+        """End this stream at its next read (its session was revoked): the page reconnects and is refused."""
+        if self.queue.full():
+            self.queue.get_nowait()
+        self.queue.put_nowait(wire.END)
+
     def push(self, balance: dict[str, str] | None, frame: wire.Frame) -> None:
         self.balance = balance or self.balance
         if self.first is not None and not self.first.done():
@@ -94,6 +100,11 @@ class Fanout:
         for topic in self.topics.values():
             if topic.task is not None:
                 topic.task.cancel()
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop | None:
+        """The event loop the streams of this process run on (once started)."""
+        return self._loop
 
     @property
     def open_streams(self) -> int:

@@ -51,6 +51,10 @@ class Memo:
         return seen[1]
 
 
+#: put in a stream's queue to end it (its session was revoked): never sent
+END = Frame("", ())
+
+
 def frame(payload: dict[str, Any], memo: Memo | None = None) -> Frame:
     """The ``state`` event of ``payload``; parts shared with other payloads of ``memo`` are encoded once."""
     memo = memo if memo is not None else Memo()

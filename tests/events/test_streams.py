@@ -3,9 +3,11 @@ by another client (or another process), hidden information (R1), the caps (429),
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
+import time
 import urllib.request
 from collections.abc import Iterator
 
@@ -236,3 +238,26 @@ def test_a_table_id_beyond_the_database_is_404(served) -> None:
     casino.player("alice")
     stream = Stream(address, f"/events/tables/{2**31}", _cookie(casino, "alice"))
     assert stream.status == 404 and stream.body()["error"]["code"] == "not_found"
+
+
+def test_a_stream_ends_once_its_session_is_revoked(served) -> None:
+    """Logging out (or a password change) ends every copy of the cookie: the open streams too, at
+    the next check of the open streams' sessions (one read for all of them)."""
+    casino, address = served
+    table = _table(casino)
+    casino.player("alice")
+    client = casino.client("alice")
+    cookie = client.http.get_cookie("session").value
+    asgi = started[0]
+    stream = Stream(address, f"/events/tables/{table}", cookie)
+    try:
+        assert stream.status == 200 and stream.state()["round"] is not None
+        assert client.send("DELETE", "/api/session").status_code in (200, 204)
+        asyncio.run_coroutine_threadsafe(asgi.state.streams.recheck(), asgi.state.fanout.loop).result(60)
+        ends = time.monotonic() + 60
+        while stream.block() and time.monotonic() < ends:  # keep-alives and states until the end
+            pass
+        assert time.monotonic() < ends
+        assert Stream(address, f"/events/tables/{table}", cookie).status == 401
+    finally:
+        stream.close()
