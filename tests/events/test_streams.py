@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 
 from support.server import wait_until
-from support.streams import Stream, asgi_server, started
+from support.streams import Stream, asgi_server, opened_at_once, started
 from support.web import WebCasino
 
 
@@ -179,8 +179,6 @@ def test_a_stream_receives_a_bet_made_in_another_process(served, app) -> None:
 def test_streams_opened_at_once_are_admitted_and_built_together(served) -> None:
     """A floor's pages opened at once (a restart, a proxy reconnecting everyone) cost a few reads:
     the streams arriving while one read runs are admitted, and get their first state, together."""
-    import threading
-
     casino, address = served
     table = _table(casino)
     names = [f"crowd{number}" for number in range(6)]
@@ -193,13 +191,7 @@ def test_streams_opened_at_once_are_admitted_and_built_together(served) -> None:
     read = asgi.state.streams.admitter.read
     asgi.state.streams.admitter.read = lambda tokens: reads.append(len(tokens)) or read(tokens)
     before = asgi.state.fanout.builds
-    streams: list[Stream] = []
-    openers = [threading.Thread(target=lambda c=cookie: streams.append(Stream(address, f"/events/tables/{table}", c)))
-               for cookie in cookies]
-    for opener in openers:
-        opener.start()
-    for opener in openers:
-        opener.join(60)
+    streams = opened_at_once(address, f"/events/tables/{table}", cookies)
     try:
         assert len(streams) == 30 and {stream.status for stream in streams} == {200}
         assert all(stream.state()["round"]["bettor_count"] == 0 for stream in streams)
@@ -212,19 +204,10 @@ def test_streams_opened_at_once_are_admitted_and_built_together(served) -> None:
 
 def test_the_caps_hold_for_streams_opened_at_once(served, app) -> None:
     """The caps are taken before the stream waits for anything: ten at once, two get through."""
-    import threading
-
     casino, address = served
     app.config.update(CASINO_STREAMS_PER_SESSION=2)
     casino.player("alice")
-    cookie = _cookie(casino, "alice")
-    streams: list[Stream] = []
-    openers = [threading.Thread(target=lambda: streams.append(Stream(address, "/events/lobby", cookie)))
-               for _ in range(10)]
-    for opener in openers:
-        opener.start()
-    for opener in openers:
-        opener.join(60)
+    streams = opened_at_once(address, "/events/lobby", [_cookie(casino, "alice")] * 10)
     try:
         assert sorted(stream.status for stream in streams) == [200, 200] + [429] * 8
     finally:

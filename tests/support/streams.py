@@ -74,3 +74,14 @@ class Stream:
 
     def close(self) -> None:
         self.connection.close()
+
+
+def opened_at_once(address: tuple[str, int], path: str, cookies: list[str]) -> list[Stream]:
+    """One stream per cookie, all requested at the same moment (one thread each)."""
+    streams: list[Stream] = []
+    openers = [threading.Thread(target=lambda c=cookie: streams.append(Stream(address, path, c))) for cookie in cookies]
+    for opener in openers:
+        opener.start()
+    for opener in openers:
+        opener.join(CEILING)
+    return streams
