@@ -117,7 +117,7 @@ VARIABLES: tuple[Variable, ...] = (
     Variable("CASINO_SSE_POLL", SECONDS, "0.5",
              "how often a development-server stream looks at its lifetime and keep-alive (it waits on the bus)",
              config_key="CASINO_SSE_POLL"),
-    Variable("CASINO_SSE_LIFETIME", SECONDS, "300",
+    Variable("CASINO_SSE_LIFETIME", SECONDS, "60",
              "lifetime of one event stream (browsers reconnect); a production stream ends at random in its last "
              "quarter, and sooner when its session is revoked (checked every 30 s)",
              config_key="CASINO_SSE_LIFETIME"),

@@ -24,7 +24,7 @@ VALUES = [
     ("CASINO_DEALER_TICK", "0.05", 0.05),
     ("CASINO_SSE_POLL", None, 0.5),
     ("CASINO_SSE_POLL", "2", 2.0),
-    ("CASINO_SSE_LIFETIME", None, 300.0),
+    ("CASINO_SSE_LIFETIME", None, 60.0),
     ("CASINO_SSE_LIFETIME", "15.5", 15.5),
     ("CASINO_SECURE_COOKIES", None, None),
     ("CASINO_SECURE_COOKIES", "0", False),
