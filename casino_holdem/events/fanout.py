@@ -54,15 +54,17 @@ class Subscriber:
 
     def end(self) -> None:
         """End this stream at its next read (its session was revoked): the page reconnects and is refused."""
-        if self.queue.full():
-            self.queue.get_nowait()
-        self.queue.put_nowait(wire.END)
+        self._offer(wire.END)
 
     def push(self, balance: dict[str, str] | None, frame: wire.Frame) -> None:
         self.balance = balance or self.balance
         if self.first is not None and not self.first.done():
             self.first.set_result(frame)
             return
+        self._offer(frame)
+
+    def _offer(self, frame: wire.Frame) -> None:
+        """Queue ``frame``; a reader this far behind loses its oldest frame (memory stays bounded)."""
         if self.queue.full():
             self.queue.get_nowait()
         self.queue.put_nowait(frame)
