@@ -33,7 +33,7 @@ from ..events.bus import EVERYTHING
 from ..extensions import db
 from ..models import Bet, GameRound, GameTable, Player
 from . import table_changes, viewing, wallet
-from .dealer_steps import Step, advance
+from .dealer_steps import Step, TableBusy, advance
 from .errors import ServiceError
 from .queries import TAKES_ROUNDS
 from .rounds import decide, place_bets
@@ -49,6 +49,8 @@ STEPS_PER_TICK = 8
 #: the longest sleep without a deadline or a notification (a notification lost to a bus outage is
 #: caught up this late at worst)
 IDLE_SECONDS = 30.0
+#: a due table held by a bet or decision in flight is tried again this soon (those take milliseconds)
+BUSY_RETRY_SECONDS = 0.02
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,9 +104,11 @@ def due(now: dt.datetime | None = None, *, showdown_pause: float = 0.0) -> Due:
     return Due(tables, min(upcoming, default=None), passed)
 
 
-def tick(*, skip_locked: bool = True, tables: list[int] | None = None, showdown_pause: float = 0.0) -> list[Step]:
+def tick(*, skip_locked: bool = True, tables: list[int] | None = None, showdown_pause: float = 0.0,
+         busy: set[int] | None = None) -> list[Step]:
     """Advance every table (or only ``tables``) as far as it is due now, leaving a just-finished
-    round on the felt for ``showdown_pause`` seconds (R2.7); returns the steps taken."""
+    round on the felt for ``showdown_pause`` seconds (R2.7); returns the steps taken. The tables
+    held by another transaction are left, and added to ``busy``."""
     steps: list[Step] = []
     for table_id in [table.id for table in list_tables()] if tables is None else tables:
         try:
@@ -113,6 +117,9 @@ def tick(*, skip_locked: bool = True, tables: list[int] | None = None, showdown_
                 if step is None:
                     break
                 steps.append(step)
+        except TableBusy:
+            if busy is not None:
+                busy.add(table_id)
         except DBAPIError:
             raise  # the database is away: the loop waits it out
         except Exception:  # one table's failure (rolled back) must not stop the others
@@ -212,13 +219,15 @@ def _pass(waker: Waker, bots: Bots | None, observe: Callable[[Step, dt.datetime 
     try:
         notified = waker.take()
         found = due(showdown_pause=showdown_pause)
-        tables = sorted(set(found.tables) | notified)
-        for step in tick(tables=tables, showdown_pause=showdown_pause):
+        tables, busy = sorted(set(found.tables) | notified), set[int]()
+        for step in tick(tables=tables, showdown_pause=showdown_pause, busy=busy):
             log.info("table %s round %s: %s", step.table_id, step.round_number, step.event)
             if observe is not None:
                 observe(step, found.deadlines.pop(step.table_id, None))
         if bots is not None:
             bots.play()
+        if busy:  # a bet or decision holds them now; a refused one commits nothing that would wake us
+            return BUSY_RETRY_SECONDS
         if found.next_deadline is None:
             return IDLE_SECONDS
         return min(IDLE_SECONDS, max(0.0, (found.next_deadline - clock(None)).total_seconds()))

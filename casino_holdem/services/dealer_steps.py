@@ -46,6 +46,11 @@ class Step:
     automatic: int = 0
 
 
+class TableBusy(Exception):
+    """The table's row is held by another transaction (a bet, a decision, another dealer): its
+    step is tried again as soon as that one commits (issue 10: dealer lag)."""
+
+
 def _deal_afresh(table: GameTable, round_row: GameRound, now: dt.datetime) -> Round:
     """R1: the round's deck under the table's settings, paytable and dealing source: a fresh CSPRNG
     shuffle whose commitment is published now (the deck and nonce after the end), or, at a live
@@ -147,13 +152,14 @@ def settle(table: GameTable, round_row: GameRound, core: Round, now: dt.datetime
 def advance(table_id: int, now: dt.datetime | None = None, *, skip_locked: bool = False,
             showdown_pause: float = 0.0) -> Step | None:
     """Take the table's next step when it is due (see the module docstring), or return None.
-    With ``skip_locked`` (the dealer loop) a table another process is working on is skipped; a
-    finished round stays on the felt ``showdown_pause`` seconds before the next one opens (R2.7)."""
+    With ``skip_locked`` (the dealer loop) a table another transaction holds raises
+    :class:`TableBusy` instead of waiting; a finished round stays on the felt ``showdown_pause``
+    seconds before the next one opens (R2.7)."""
     moment = clock(now)
     if skip_locked:
         table = queries.try_lock(GameTable, table_id, skip_locked=True)
         if table is None:
-            return None
+            raise TableBusy(f"table {table_id} is held by another transaction")
     else:
         table = queries.lock(GameTable, table_id)
     round_row = queries.latest_round(table.id, for_update=True)

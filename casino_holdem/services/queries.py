@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from sqlalchemy import ColumnElement, func, select
+from sqlalchemy import ColumnElement, exists, func, select
 from sqlalchemy.orm import selectinload
 
 from ..core.round import FINISHED
@@ -53,15 +53,18 @@ def get(model: type[Row], row_id: int) -> Row:
     return row
 
 
-def try_lock(model: type[Row], row_id: int, *, skip_locked: bool = False) -> Row | None:
-    """The row locked ``FOR UPDATE`` with fresh values, or None (missing, or held elsewhere
-    with ``skip_locked``)."""
-    return db.session.scalars(locked(select(model).where(model.id == row_id), skip_locked=skip_locked)).first()
+def try_lock(model: type[Row], row_id: int, *, skip_locked: bool = False, shared: bool = False) -> Row | None:
+    """The row locked ``FOR UPDATE`` (``FOR SHARE`` when ``shared``) with fresh values, or None
+    (missing, or held elsewhere with ``skip_locked``)."""
+    return db.session.scalars(locked(select(model).where(model.id == row_id), skip_locked=skip_locked,
+                                     shared=shared)).first()
 
 
-def lock(model: type[Row], row_id: int) -> Row:
-    """The row locked ``FOR UPDATE`` with fresh values, or :class:`NotFound`."""
-    row = try_lock(model, row_id)
+def lock(model: type[Row], row_id: int, *, shared: bool = False) -> Row:
+    """The row locked ``FOR UPDATE`` with fresh values, or :class:`NotFound`. With ``shared`` it
+    is locked ``FOR SHARE``: it cannot change until commit, yet other sharers are not kept waiting
+    (:func:`.transaction.locked`)."""
+    row = try_lock(model, row_id, shared=shared)
     if row is None:
         raise _missing(model, row_id)
     return row
@@ -73,14 +76,34 @@ def lock_round(round_id: int) -> tuple[GameTable, GameRound]:
     return table, db.session.scalars(locked(select(GameRound).where(GameRound.id == round_id))).one()
 
 
-def latest_round(table_id: int, *, finished: bool = False, for_update: bool = False) -> GameRound | None:
+def share_round(round_id: int) -> GameRound:
+    """A round and its table, both locked ``FOR SHARE`` (table first): a bettor's decision changes
+    neither row, so the decisions of one round go side by side (issue 10)."""
+    lock(GameTable, get(GameRound, round_id).table_id, shared=True)
+    round_row: GameRound = db.session.scalars(locked(select(GameRound).where(GameRound.id == round_id), shared=True)
+                                              .options(WITH_BETS)).one()
+    return round_row
+
+
+def latest_round(table_id: int, *, finished: bool = False, for_update: bool = False,
+                 shared: bool = False) -> GameRound | None:
     """The table's current round (the highest number), or with ``finished`` its last settled or
-    void one; with ``for_update`` the round row is locked (the caller holds the table's lock)."""
+    void one; with ``for_update`` the round row is locked (the caller holds the table's lock),
+    ``FOR SHARE`` when ``shared``."""
     statement = select(GameRound).where(GameRound.table_id == table_id)
     if finished:
         statement = statement.where(GameRound.phase.in_(FINISHED))
     statement = statement.order_by(GameRound.number.desc()).limit(1).options(WITH_BETS)
-    return db.session.scalars(locked(statement) if for_update else statement).first()
+    return db.session.scalars(locked(statement, shared=shared) if for_update else statement).first()
+
+
+def has_bets(table_id: int) -> bool:
+    """Whether the table's current round has a bet yet, read without a lock: once true it stays
+    true for that round (a bet is never removed), so a bettor who reads true may share the round's
+    lock, and one who reads false takes it alone (it may have to set the deadline, R8)."""
+    newest = (select(GameRound.id).where(GameRound.table_id == table_id)
+              .order_by(GameRound.number.desc()).limit(1).scalar_subquery())
+    return bool(db.session.scalar(select(exists().where(Bet.round_id == newest))))
 
 
 def current_and_last(table_id: int) -> tuple[GameRound | None, GameRound | None]:

@@ -14,10 +14,9 @@ from decimal import Decimal
 from ..core.money import ZERO
 from ..core.paytable import Paytable
 from ..core.rules import ALL_BETS, BettorResult, Settlement, Stake
-from ..models import AccountKind, Bet, GameRound, JackpotPool, MovementKind, Player
-from . import queries
+from ..models import AccountKind, Bet, GameRound, JackpotPool, MovementKind
 from .jackpot import Movement, pool_legs
-from .wallet import Entry, house_account, in_play_account, lock_accounts, post, wallet_account
+from .wallet import Entry, house_account, in_play_account, lock_accounts, player_wallet, post, read_bettors_accounts
 
 #: R2.3-R2.5: the bet each street's decision adds to
 STREET_BET = {"preflop": "flop", "flop": "turn", "turn": "river"}
@@ -34,11 +33,10 @@ class RoundEnd:
 def post_street_bets(bet: Bet, stake: Stake) -> None:
     """R2.3-R2.5: a Flop (2 × Ante), Turn or River (1 × Ante) bet leaves the wallet when made;
     the amount was reserved when the Ante was placed, so the wallet cannot go negative."""
-    player = queries.get(Player, bet.player_id)
     for column in STREET_BET.values():
         added = getattr(stake, column) - getattr(bet, column)
         if added:
-            post(f"{column}_bet", [Entry(wallet_account(player), -added, column, bet.player_id),
+            post(f"{column}_bet", [Entry(player_wallet(bet.player_id, bet.currency), -added, column, bet.player_id),
                                    Entry(in_play_account(bet.round_id, bet.currency), added, column, bet.player_id)],
                  round_id=bet.round_id)
             setattr(bet, column, getattr(stake, column))
@@ -48,8 +46,9 @@ def lock_players_side(round_row: GameRound) -> None:
     """Lock the bettors' wallets and the round's in-play accounts before the pool row (the lock
     order of :mod:`.transaction`): a settlement or a void then holds the shared pool only for its
     own postings."""
+    read_bettors_accounts(round_row.bets)
     lock_accounts([account for bet in round_row.bets
-                   for account in (wallet_account(queries.get(Player, bet.player_id)),
+                   for account in (player_wallet(bet.player_id, bet.currency),
                                    in_play_account(round_row.id, bet.currency))])
 
 
@@ -62,8 +61,7 @@ def _bettor_entries(result: BettorResult, bet: Bet, held_back: Decimal) -> list[
     """Each bet's stake leaves the round's in-play account: what the core returns goes to the
     wallet, the rest to the house (negative when the house pays). ``held_back`` is the part of
     the Progressive stake already in the pool (R5). Progressive awards are paid from the pool."""
-    player = queries.get(Player, bet.player_id)
-    in_play, wallet = in_play_account(bet.round_id, bet.currency), wallet_account(player)
+    in_play, wallet = in_play_account(bet.round_id, bet.currency), player_wallet(bet.player_id, bet.currency)
     house = house_account(AccountKind.HOUSE, bet.currency)
     awarded = sum((award.amount for award in result.awards), ZERO)
     entries: list[Entry] = []
@@ -92,9 +90,8 @@ def settled(round_row: GameRound, settlement: Settlement, pool: JackpotPool, pay
     for result, bet in _by_bettor(round_row, settlement):
         multiplier = paytable.currency(bet.currency).multiplier
         entries += _bettor_entries(result, bet, bet.contribution * multiplier)
-        player = queries.get(Player, bet.player_id)
         for award in result.awards:
-            entries += pool_legs(pool, -award.base_amount, wallet_account(player), multiplier,
+            entries += pool_legs(pool, -award.base_amount, player_wallet(bet.player_id, bet.currency), multiplier,
                                  f"{award.table} award", bet.player_id)
             movements.append(Movement(MovementKind.PRIZE, -award.base_amount, bet.id))
     return RoundEnd(entries, movements)

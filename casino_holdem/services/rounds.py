@@ -4,7 +4,9 @@ coming back (R8).
 Every transaction locks the table row, loads the core round from its rows
 (:func:`.round_rows.load_round`), applies one operation through the core (which checks R1, R2,
 R8), and writes the result back with its ledger postings and audit entries (:func:`save_play`).
-Two requests for the same table queue on its lock, so each sees what the other committed.
+Bets and decisions share the table's and round's locks (issue 10: the twenty bettors of a table
+act in the same seconds); a player's two requests queue on their wallet's lock, and the unique keys
+refuse a second bet on a round or a second decision on a street, which the retry then reports.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 
 from ..core.cards import format_cards
 from ..core.money import ZERO, format_amount
@@ -76,14 +78,16 @@ class DecisionReceipt:
 def save_play(round_row: GameRound, core: Round, now: dt.datetime, *, actor: str,
               request_ids: Mapping[int, str] | None = None) -> list[DecisionRecord]:
     """Write the core round back (:func:`.round_rows.save_round`), audit every new decision (R8
-    automatic ones under the dealer's name), move the Flop/Turn/River bets just made from wallet
-    to play (R2.3-R2.5) and audit the cards just dealt. Returns the new decision rows."""
+    automatic ones under the dealer's name), move the Flop/Turn/River bets just made by them from
+    wallet to play (R2.3-R2.5) and audit the cards just dealt. Returns the new decision rows."""
     saved = save_round(round_row, core, now, request_ids)
     for bet, row in saved.decisions:
         audit.record(actor if row.automatic is None else audit.DEALER, "decision", table_id=round_row.table_id,
                      round_id=round_row.id, player_id=bet.player_id, now=now, street=row.street,
                      decision=row.action, automatic=row.automatic)
-    for bet in round_row.bets:
+    # only a decision makes a street bet (R2.3-R2.5): the bets of other bettors, who may decide in
+    # the same instant (their rows read a statement apart), are left to their own transactions
+    for bet in {bet.id: bet for bet, _ in saved.decisions}.values():
         post_street_bets(bet, core.bettors[str(bet.player_id)].stake())
     if saved.dealt:
         cards = core.cards  # R1: the Player's cards and the board are public, the Dealer's are not
@@ -96,9 +100,10 @@ def save_play(round_row: GameRound, core: Round, now: dt.datetime, *, actor: str
 
 # --- bets (R2.1) ------------------------------------------------------------------------------------
 
-def _receipt(bet: Bet, round_row: GameRound) -> BetReceipt:
+def _receipt(bet: Bet, round_row: GameRound, balance: Balance | None = None) -> BetReceipt:
+    """The receipt with the player's balance after the bet: as just posted, or read (a retry)."""
     return BetReceipt(bet.id, round_row.id, round_row.number, round_row.table_id, bet.player_id, bet.currency,
-                      bet.ante, bet.bonus, bet.progressive, bet.request_id, wallet_balance(bet.player_id))
+                      bet.ante, bet.bonus, bet.progressive, bet.request_id, balance or wallet_balance(bet.player_id))
 
 
 @transactional
@@ -120,13 +125,18 @@ def place_bets(player_id: int, table_id: int, ante: Decimal | str | int, bonus: 
     player = queries.get(Player, player_id)
     fingerprint = hashlib.sha256(
         f"{table_id}|{ante_value.normalize()}|{bonus_value.normalize()}|{progressive}".encode()).hexdigest()
-    table = queries.lock(GameTable, table_id)
-    first = db.session.scalars(select(Bet).where(Bet.player_id == player_id, Bet.request_id == request_id)).first()
-    if first is not None:
+    table = queries.lock(GameTable, table_id, shared=True)
+    round_row = _betting_round(table)
+    wallet = wallet_account(player)
+    lock_accounts([wallet])  # the player's own requests, on any table, are taken one at a time from here
+    earlier = {bet.request_id == request_id: bet for bet in db.session.scalars(select(Bet).where(
+        Bet.player_id == player_id, or_(Bet.request_id == request_id, Bet.round_id == (round_row and round_row.id))))}
+    if (first := earlier.get(True)) is not None:  # a retry, whatever round it was for
         if first.request_fingerprint != fingerprint:
             raise Conflict(f"request_id: {request_id!r} was already used for different bets", "request_id")
         return _receipt(first, first.round)
-    round_row = queries.latest_round(table.id, for_update=True)
+    if earlier:
+        raise Conflict(f"R2.1: {player_id} has already placed bets on this round", "table")
     if table.suspended_reason is not None:
         raise Conflict(f"table: suspended ({table.suspended_reason}); no bets until it is resumed", "table")
     if round_row is None or round_row.phase != Phase.BETTING.value or not table.is_open:
@@ -137,29 +147,29 @@ def place_bets(player_id: int, table_id: int, ante: Decimal | str | int, bonus: 
     with core_refusals("table"):
         bettor = core.place_bets(str(player.id), player.currency, ante_value, bonus_value, progressive, now=moment)
     stake = bettor.stake()
-    wallet, in_play = wallet_account(player), in_play_account(round_row.id, player.currency)
-    lock_accounts([wallet, in_play])  # the pool and the house's accounts last (below)
-    available = wallet.balance - reserved(player.id)
+    held = reserved(player.id)
+    available = wallet.balance - held
     if available < stake.staked + bettor.exposure:
         raise InsufficientFunds(
             f"balance: {format_amount(available)} {player.currency} available; these bets take "
             f"{format_amount(stake.staked)} now and keep {format_amount(bettor.exposure)} for the Flop bet "
             "and later bets (R2.3-R2.5)")
     bet = Bet(round_id=round_row.id, player_id=player.id, currency=player.currency, ante=stake.ante,
-              bonus=stake.bonus, progressive=stake.progressive, contribution=ZERO, request_id=request_id,
-              request_fingerprint=fingerprint, connected=True, placed_at=moment)
+              bonus=stake.bonus, progressive=stake.progressive, request_id=request_id, request_fingerprint=fingerprint,
+              contribution=contribution([stake], core.paytable) if progressive else ZERO, connected=True,
+              placed_at=moment)
     round_row.bets.append(bet)
     db.session.flush()
-    entries = [leg for name in ("ante", "bonus", "progressive") if stake.amount(name)
-               for leg in (Entry(wallet, -stake.amount(name), name, player.id),
-                           Entry(in_play, stake.amount(name), name, player.id))]
-    post("bets", entries, round_id=round_row.id)
-    if progressive:
-        bet.contribution = contribution([stake], core.paytable)
     audit.record(audit.player_actor(player.id), "bets_placed", table_id=table.id, round_id=round_row.id,
                  player_id=player.id, now=moment, ante=bet.ante, bonus=bet.bonus, progressive=bet.progressive,
                  contribution=bet.contribution, currency=bet.currency, request_id=request_id)
-    receipt = _receipt(bet, round_row)
+    # the round's in-play account is shared by the table's bettors: locked by this posting, held to commit
+    in_play = in_play_account(round_row.id, player.currency)
+    post("bets", [leg for name in ("ante", "bonus", "progressive") if stake.amount(name)
+                  for leg in (Entry(wallet, -stake.amount(name), name, player.id),
+                              Entry(in_play, stake.amount(name), name, player.id))], round_id=round_row.id)
+    held += bettor.exposure
+    receipt = _receipt(bet, round_row, Balance(player.id, player.currency, wallet.balance, held, wallet.balance - held))
     if progressive:  # R5: the pool row, shared by every linked table, is locked last and held only until commit
         pool = queries.lock(JackpotPool, table.pool_id)
         multiplier = core.paytable.currency(player.currency).multiplier
@@ -167,6 +177,19 @@ def place_bets(player_id: int, table_id: int, ante: Decimal | str | int, bonus: 
              [Movement(MovementKind.CONTRIBUTION, bet.contribution, bet.id)], actor=audit.player_actor(player.id),
              round_id=round_row.id)
     return receipt
+
+
+def _betting_round(table: GameTable) -> GameRound | None:
+    """The table's current round, locked for a bet (issue 10). Once a round has a bet, its bettors
+    share the lock: a bet changes no round row, and what two bets must not both do is kept apart by
+    the unique keys and the wallet lock. The round's first bet fixes its deadline (R8) and a table
+    with a cap on bettors (R1) counts them, so those take the lock alone; a round opened between
+    the read and the lock is locked again, alone, when it turns out to have no bet."""
+    alone = table.max_bettors is not None or not queries.has_bets(table.id)
+    round_row = queries.latest_round(table.id, for_update=True, shared=not alone)
+    if not alone and round_row is not None and not round_row.bets:
+        round_row = queries.latest_round(table.id, for_update=True)
+    return round_row
 
 
 # --- decisions (R2.3-R2.5, R8) ---------------------------------------------------------------------
@@ -185,7 +208,7 @@ def decide(player_id: int, round_id: int, action: str, *, request_id: str, stree
     the house decides instead (R8)."""
     moment = clock(now)
     wanted = one_of(Action, action, "action")
-    _, round_row = queries.lock_round(round_id)
+    round_row = queries.share_round(round_id)
     bet = queries.bet_of(round_row, player_id)
     if bet is None:
         raise Conflict(f"R2.1: player {player_id} has no bets on this round", "round")

@@ -10,7 +10,11 @@ Locks are always taken in one order: table row, round row, the players' and roun
 accounts by id, then the pool row, then the house's shared accounts by id. The rows every table
 shares (a linked pool, the house's and exchange accounts) come last, so a transaction holds them
 only from its pool or house posting to its commit, never for the whole bet or settlement (issue
-10: a Progressive bet must not serialise every linked table).
+10: a Progressive bet must not serialise every linked table). Bets and decisions take their table
+and round rows ``FOR SHARE`` (:func:`locked`): they change neither, so the bettors of one table
+do not queue behind each other, while the dealer's and the operators' ``FOR UPDATE`` waits for
+them; what two bettors must not both do is kept apart by the player's own wallet lock and the
+unique keys (one bet per player and round, one decision per bet and street).
 """
 
 from __future__ import annotations
@@ -86,10 +90,13 @@ def _service(function: Callable[P, T], *, writes: bool) -> Callable[P, T]:
     return wrapper
 
 
-def locked(statement: Select[Any], *, skip_locked: bool = False) -> Select[Any]:
+def locked(statement: Select[Any], *, skip_locked: bool = False, shared: bool = False) -> Select[Any]:
     """``SELECT … FOR UPDATE`` (PostgreSQL; SQLite already holds the database write lock), with
-    freshly read values even for rows the session has already loaded."""
-    return statement.with_for_update(skip_locked=skip_locked).execution_options(populate_existing=True)
+    freshly read values even for rows the session has already loaded. ``shared`` takes ``FOR
+    SHARE`` instead: the row cannot change until commit, yet other sharers go on (issue 10: the
+    bets and decisions of one table run side by side, and the dealer's step waits for them)."""
+    return (statement.with_for_update(read=shared, skip_locked=skip_locked)
+            .execution_options(populate_existing=True))
 
 
 def clock(now: dt.datetime | None) -> dt.datetime:

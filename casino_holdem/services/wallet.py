@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
@@ -96,13 +96,28 @@ class PostingView:
 
 # --- accounts -----------------------------------------------------------------------------------
 
+def _this_transaction(name: str) -> dict[Any, Any]:
+    """A dict kept for the session's current transaction only: a retry, or the next request,
+    starts with an empty one."""
+    session = db.session()
+    transaction = session.get_transaction()
+    kept = session.info.get(name)
+    if kept is None or kept[0] is not transaction:
+        kept = session.info[name] = (transaction, {})
+    return cast(dict[Any, Any], kept[1])
+
+
 def _account(code: str, kind: AccountKind, currency: str, **links: int | None) -> LedgerAccount:
-    account = db.session.scalars(select(LedgerAccount).where(LedgerAccount.code == code)).first()
+    """The account with that code (made on first use), read once per transaction (issue 10: a bet
+    names the wallet and the round's in-play account in several postings)."""
+    known = _this_transaction("casino_accounts")
+    account = known.get(code) or db.session.scalars(select(LedgerAccount).where(LedgerAccount.code == code)).first()
     if account is None:
         account = LedgerAccount(code=code, kind=kind.value, currency=currency, balance=ZERO,
                                 may_go_negative=kind not in NON_NEGATIVE_KINDS, **links)
         db.session.add(account)
         db.session.flush()
+    known[code] = account
     return account
 
 
@@ -111,12 +126,34 @@ def _wallet_code(player_id: int) -> str:
 
 
 def wallet_account(player: Player) -> LedgerAccount:
-    return _account(_wallet_code(player.id), AccountKind.WALLET, player.currency, player_id=player.id)
+    return player_wallet(player.id, player.currency)
+
+
+def player_wallet(player_id: int, currency: str) -> LedgerAccount:
+    """The wallet of the player with that id (a bet carries its player's currency), without
+    reading the player."""
+    return _account(_wallet_code(player_id), AccountKind.WALLET, currency, player_id=player_id)
+
+
+def _in_play_code(round_id: int, currency: str) -> str:
+    return f"in_play:{round_id}:{currency}"
 
 
 def in_play_account(round_id: int, currency: str) -> LedgerAccount:
     """One round's stakes in one currency until settlement or void."""
-    return _account(f"in_play:{round_id}:{currency}", AccountKind.IN_PLAY, currency, round_id=round_id)
+    return _account(_in_play_code(round_id, currency), AccountKind.IN_PLAY, currency, round_id=round_id)
+
+
+def read_bettors_accounts(bets: Iterable[Bet]) -> None:
+    """Read the wallets and in-play accounts of these bets in one query (issue 10: a settlement
+    names twenty bettors' accounts); :func:`player_wallet` and :func:`in_play_account` then find
+    them without a query for the rest of the transaction."""
+    known = _this_transaction("casino_accounts")
+    codes = {code for bet in bets for code in (_wallet_code(bet.player_id), _in_play_code(bet.round_id, bet.currency))
+             if code not in known}
+    if codes:
+        known.update((account.code, account) for account in db.session.scalars(
+            select(LedgerAccount).where(LedgerAccount.code.in_(codes))))
 
 
 def house_account(kind: AccountKind, currency: str) -> LedgerAccount:
@@ -138,7 +175,10 @@ def lock_accounts(accounts: Iterable[LedgerAccount]) -> None:
     accounts first, then the shared ones, each group in id order (the lock order of
     :mod:`.transaction`), so that no table waits on a shared account while another table's
     transaction does its own work (issue 10, R5)."""
-    unique = {account.id: account for account in accounts}.values()
+    held = _this_transaction("casino_locked_accounts")
+    unique = [account for account_id, account in {account.id: account for account in accounts}.items()
+              if account_id not in held]  # a lock already held has the balance as this transaction left it
+    held.update(dict.fromkeys(account.id for account in unique))
     for group in ([a.id for a in unique if a.kind in PLAYER_SIDE], [a.id for a in unique if a.kind not in PLAYER_SIDE]):
         if group:
             db.session.scalars(locked(select(LedgerAccount).where(LedgerAccount.id.in_(group))

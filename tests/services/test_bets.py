@@ -38,6 +38,22 @@ def test_a_retry_after_betting_closed_still_returns_the_first_result(casino) -> 
     assert rounds.place_bets(player, table, "10", request_id="r-1", now=T0 + 12 * SECOND).bet_id == first.bet_id
 
 
+def test_a_retry_of_a_past_round_s_bets_after_a_bet_on_the_next_round_returns_the_first_result(casino) -> None:
+    """A retry is recognised by its request id, whatever round it was for, even when the player
+    already bet on the round now taking bets (R2.1)."""
+    player, table = casino.player(), casino.table()
+    casino.open(table)
+    first = rounds.place_bets(player, table, "10", request_id="r-1", now=T0)
+    for seconds in (11, 30, 50, 60):  # R8: the house folds for the silent player; the round ends, the next opens
+        casino.run(table, T0 + seconds * SECOND)
+    later = rounds.place_bets(player, table, "10", request_id="r-2", now=T0 + 61 * SECOND)
+    assert later.round_id != first.round_id
+    assert rounds.place_bets(player, table, "10", request_id="r-1", now=T0 + 62 * SECOND).bet_id == first.bet_id
+    with pytest.raises(Conflict, match="already placed bets on this round"):
+        rounds.place_bets(player, table, "10", request_id="r-3", now=T0 + 62 * SECOND)
+    casino.assert_sound()
+
+
 def test_the_same_request_id_with_other_content_is_a_conflict(casino) -> None:
     player, table = casino.player(), casino.table()
     casino.open(table)

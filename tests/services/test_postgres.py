@@ -15,9 +15,9 @@ from sqlalchemy import func, select, text
 from casino_holdem.core.money import ZERO, round_down
 from casino_holdem.extensions import db
 from casino_holdem.models import GameRound
-from casino_holdem.services import dealer, dealer_steps, jackpot, pool_admin, rounds, verify, wallet
+from casino_holdem.services import audit, dealer, dealer_steps, jackpot, pool_admin, rounds, verify, wallet
 from casino_holdem.services.errors import ServiceError
-from support.casino import SECOND, T0, assert_each_step_taken_once, deck_with, staff
+from support.casino import BETTING, SECOND, T0, assert_each_step_taken_once, deck_with, staff
 from support.server import wait_until
 
 pytestmark = pytest.mark.postgres
@@ -223,3 +223,99 @@ def test_each_paytable_version_is_claimed_by_exactly_one_computing_process(app, 
     while (claim := paytable_figures.claim_next("engine")) is not None:
         claimed.append(claim.sha256)
     assert sorted(claimed) == sorted(version.sha256 for version in versions)
+
+
+# --- issue 10: the bettors of one table go side by side ------------------------------------------
+
+def test_r2_1_a_bet_in_flight_keeps_no_other_bettor_of_its_table_waiting(app, pg, monkeypatch) -> None:
+    """Issue 10: a bet shares its table's and round's locks. While one bettor's transaction is
+    paused half-way (its bet written, its money not yet posted), another bettor of the same table
+    is served, and the dealer (SKIP LOCKED) leaves the table, marked busy to be tried again soon."""
+    casino = pg
+    table = casino.table(casino.pool())
+    slow, quick = casino.player(), casino.player()
+    round_id = casino.open(table)
+    rounds.place_bets(casino.player(), table, "1", request_id="first", now=T0)  # the round's deadline is fixed
+    paused, resume, record = threading.Event(), threading.Event(), audit.record
+
+    def pausing_record(actor: str, action: str, **detail: object) -> object:
+        if detail.get("player_id") == slow:
+            paused.set()
+            resume.wait(timeout=120)
+        return record(actor, action, **detail)
+
+    monkeypatch.setattr(audit, "record", pausing_record)
+    holder, holder_errors = _in_background(app, [lambda: rounds.place_bets(slow, table, "5", request_id="slow",
+                                                                              now=T0 + SECOND)])
+    try:
+        wait_until(paused.is_set, seconds=120, what="the slow bet holding its locks")
+        other, other_errors = _in_background(app, [lambda: rounds.place_bets(quick, table, "5", request_id="quick",
+                                                                                now=T0 + SECOND)])
+        other.join(timeout=120)
+        assert not other.is_alive() and other_errors == []
+        busy: set[int] = set()
+        assert dealer.tick(tables=[table], busy=busy) == [] and busy == {table}  # tried again soon
+    finally:
+        resume.set()
+    holder.join(timeout=120)
+    assert not holder.is_alive() and holder_errors == []
+    db.session.rollback()
+    assert {bet.player_id for bet in db.session.get(GameRound, round_id).bets} >= {slow, quick}
+    assert verify.audit_ledger() == []
+
+
+def test_r2_1_twenty_bettors_at_once_on_a_new_round_one_bet_each(app, pg) -> None:
+    """R2.1, R8: twenty bettors at once on a round with no bet yet, its first window gone by (the
+    first bet fixes the window in force), one of them twice under two request ids: twenty bets,
+    the double refused, every cent posted."""
+    casino = pg
+    table = casino.table(casino.pool(seed="100"))
+    round_id = casino.open(table)
+    bettors, later = [casino.player() for _ in range(20)], T0 + 2.5 * BETTING * SECOND
+    jobs: list[Callable[[], object]] = [
+        (lambda p=p: rounds.place_bets(p, table, "2", progressive=True, request_id=f"bet-{p}", now=later))
+        for p in bettors]
+    jobs.append(lambda: rounds.place_bets(bettors[0], table, "3", request_id="again", now=later))
+    errors = in_threads(app, jobs)
+    assert [str(error) for error in errors] == [f"R2.1: {bettors[0]} has already placed bets on this round"]
+    round_row = db.session.get(GameRound, round_id)
+    assert sorted(bet.player_id for bet in round_row.bets) == sorted(bettors)
+    assert round_row.deadline == T0 + 3 * BETTING * SECOND
+    progressive = sum(1 for bet in round_row.bets if bet.progressive)  # 19 or 20: whichever of the double won
+    assert progressive >= 19
+    assert jackpot.pool_view(round_row.table.pool_id).amount == Decimal(100) + Decimal("0.95") * progressive
+    assert verify.audit_ledger() == []
+
+
+def test_r1_a_cap_on_bettors_holds_when_they_come_at_once(app, pg) -> None:
+    """R1: a table that seats three takes three of six bettors who come in the same instant."""
+    casino = pg
+    table = casino.table(casino.pool(), max_bettors=3)
+    round_id = casino.open(table)
+    rounds.place_bets(casino.player(), table, "1", request_id="first", now=T0)
+    bettors = [casino.player() for _ in range(6)]
+    errors = in_threads(app, [(lambda p=p: rounds.place_bets(p, table, "1", request_id=f"{p}", now=T0 + SECOND))
+                              for p in bettors])
+    assert [str(error) for error in errors] == ["R1: the table is full (3 bettors)"] * 4
+    assert len(db.session.get(GameRound, round_id).bets) == 3
+    assert verify.audit_ledger() == []
+
+
+def test_r2_3_twenty_decisions_at_once_each_recorded_and_paid_in(app, pg) -> None:
+    """R2.3: the twenty bettors of one round decide in the same instant (each a request retried at
+    once): every decision is recorded once and every Flop bet leaves its wallet once."""
+    casino = pg
+    table = casino.table(casino.pool())
+    round_id = casino.open(table)
+    bettors = [casino.player() for _ in range(20)]
+    for player in bettors:
+        rounds.place_bets(player, table, "5", request_id=f"bet-{player}", now=T0)
+    casino.run(table, T0 + 10 * SECOND)
+    decide = [(lambda p=p, a=a: rounds.decide(p, round_id, a, request_id=f"pre-{p}", now=T0 + 11 * SECOND))
+              for p, a in zip(bettors, ("flop", "fold") * 10, strict=True)]
+    assert in_threads(app, decide + decide[:5]) == []
+    db.session.rollback()
+    for player, action in zip(bettors, ("flop", "fold") * 10, strict=True):
+        assert casino.balance(player) == Decimal(1000 - 5 - (10 if action == "flop" else 0))
+    assert sum(len(bet.decisions) for bet in db.session.get(GameRound, round_id).bets) == 20
+    assert verify.audit_ledger() == []
