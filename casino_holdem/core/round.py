@@ -55,6 +55,8 @@ __all__ = ["FINISHED", "WINDOW_CLOSED", "Action", "AutoReason", "Bettor", "Decis
 
 #: R8: what a decision made after its window closed is told
 WINDOW_CLOSED = "the decision window has closed; the house decides (fold before the flop, check after)"
+#: R2.1, R8: a bet after the betting window of a round with bets
+BETTING_CLOSED = "betting is closed for this round"
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +186,7 @@ class Round(LiveDealing):
         number of the currency's unit (R6), once per bettor, while betting is open. Raises
         :class:`~.errors.InvalidBet` naming the bet at fault, or :class:`~.errors.RuleViolation`."""
         if self.phase is not Phase.BETTING or self._window_closed(now):
-            raise RuleViolation("R2.1", "betting is closed for this round")
+            raise RuleViolation("R2.1", BETTING_CLOSED)
         if bettor_id in self.bettors:
             raise RuleViolation("R2.1", f"{bettor_id} has already placed bets on this round")
         if self.limits.max_bettors is not None and len(self.bettors) >= self.limits.max_bettors:

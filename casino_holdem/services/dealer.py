@@ -50,7 +50,7 @@ STEPS_PER_TICK = 8
 #: caught up this late at worst)
 IDLE_SECONDS = 30.0
 #: a due table held by a bet or decision in flight is tried again this soon (those take milliseconds)
-BUSY_RETRY_SECONDS = 0.02
+BUSY_RETRY_SECONDS = 0.05
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,8 @@ Locks follow the one order of :mod:`.transaction`: a round is locked only after 
 
 from __future__ import annotations
 
-from typing import TypeVar
+import datetime as dt
+from typing import Any, NamedTuple, TypeVar
 
 from sqlalchemy import ColumnElement, exists, func, select
 from sqlalchemy.orm import selectinload
@@ -76,10 +77,54 @@ def lock_round(round_id: int) -> tuple[GameTable, GameRound]:
     return table, db.session.scalars(locked(select(GameRound).where(GameRound.id == round_id))).one()
 
 
-def share_round(round_id: int) -> GameRound:
-    """A round and its table, both locked ``FOR SHARE`` (table first): a bettor's decision changes
-    neither row, so the decisions of one round go side by side (issue 10)."""
-    lock(GameTable, get(GameRound, round_id).table_id, shared=True)
+class RoundClock(NamedTuple):
+    """A round's place in time as read without a lock (issue 10: a request the round has left
+    behind is refused without waiting for, or holding up, the dealer)."""
+
+    round_id: int
+    table_id: int
+    phase: str
+    deadline: dt.datetime | None
+    has_bets: bool
+
+    def passed(self, now: dt.datetime) -> bool:
+        """Whether the deadline in force is over (R8: a window closes at its end exactly)."""
+        return self.deadline is not None and now >= self.deadline
+
+
+def _clock(row: Any) -> RoundClock | None:
+    return None if row is None else RoundClock(*row)
+
+
+#: the columns of a :class:`RoundClock`
+_CLOCK = select(GameRound.id, GameRound.table_id, GameRound.phase, GameRound.deadline,
+                exists().where(Bet.round_id == GameRound.id))
+
+
+def round_clock(round_id: int) -> RoundClock | None:
+    """The round's :class:`RoundClock`, or None when there is no such round."""
+    return _clock(db.session.execute(_CLOCK.where(GameRound.id == round_id)).first())
+
+
+def current_clock(table_id: int) -> RoundClock | None:
+    """The :class:`RoundClock` of the table's current round (the highest number), or None."""
+    return _clock(db.session.execute(_CLOCK.where(GameRound.table_id == table_id)
+                                     .order_by(GameRound.number.desc()).limit(1)).first())
+
+
+def round_with_bets(round_id: int) -> GameRound:
+    """The round with its bets and decisions, not locked (or :class:`NotFound`)."""
+    round_row = db.session.scalars(select(GameRound).where(GameRound.id == round_id).options(WITH_BETS)).first()
+    if round_row is None:
+        raise _missing(GameRound, round_id)
+    return round_row
+
+
+def share_round(round_id: int, table_id: int | None = None) -> GameRound:
+    """A round and its table (``table_id`` when the caller knows it), both locked ``FOR SHARE``
+    (table first): a bettor's decision changes neither row, so the decisions of one round go side
+    by side (issue 10)."""
+    lock(GameTable, get(GameRound, round_id).table_id if table_id is None else table_id, shared=True)
     round_row: GameRound = db.session.scalars(locked(select(GameRound).where(GameRound.id == round_id), shared=True)
                                               .options(WITH_BETS)).one()
     return round_row
@@ -95,15 +140,6 @@ def latest_round(table_id: int, *, finished: bool = False, for_update: bool = Fa
         statement = statement.where(GameRound.phase.in_(FINISHED))
     statement = statement.order_by(GameRound.number.desc()).limit(1).options(WITH_BETS)
     return db.session.scalars(locked(statement, shared=shared) if for_update else statement).first()
-
-
-def has_bets(table_id: int) -> bool:
-    """Whether the table's current round has a bet yet, read without a lock: once true it stays
-    true for that round (a bet is never removed), so a bettor who reads true may share the round's
-    lock, and one who reads false takes it alone (it may have to set the deadline, R8)."""
-    newest = (select(GameRound.id).where(GameRound.table_id == table_id)
-              .order_by(GameRound.number.desc()).limit(1).scalar_subquery())
-    return bool(db.session.scalar(select(exists().where(Bet.round_id == newest))))
 
 
 def current_and_last(table_id: int) -> tuple[GameRound | None, GameRound | None]:

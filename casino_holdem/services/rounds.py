@@ -22,7 +22,7 @@ from sqlalchemy import or_, select
 from ..core.cards import format_cards
 from ..core.money import ZERO, format_amount
 from ..core.progressive import contribution
-from ..core.round import FINISHED, Action, Phase, Round
+from ..core.round import BETTING_CLOSED, FINISHED, Action, Phase, Round
 from ..extensions import db
 from ..models import Bet, DecisionRecord, GameRound, GameTable, JackpotPool, MovementKind, Player
 from . import audit, queries
@@ -45,6 +45,7 @@ from .wallet import balance as wallet_balance
 from .windows import window_end
 
 MAX_REQUEST_ID = 128
+CLOSED_AT_TABLE = "R2.1: betting is closed at this table"
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,22 +126,23 @@ def place_bets(player_id: int, table_id: int, ante: Decimal | str | int, bonus: 
     player = queries.get(Player, player_id)
     fingerprint = hashlib.sha256(
         f"{table_id}|{ante_value.normalize()}|{bonus_value.normalize()}|{progressive}".encode()).hexdigest()
+    seen = queries.current_clock(table_id)
+    if seen is not None and (seen.phase != Phase.BETTING.value or (seen.has_bets and seen.passed(moment))):
+        return _late_bet(player_id, request_id, fingerprint, seen)
     table = queries.lock(GameTable, table_id, shared=True)
-    round_row = _betting_round(table)
+    round_row = _betting_round(table, seen)
     wallet = wallet_account(player)
     lock_accounts([wallet])  # the player's own requests, on any table, are taken one at a time from here
     earlier = {bet.request_id == request_id: bet for bet in db.session.scalars(select(Bet).where(
         Bet.player_id == player_id, or_(Bet.request_id == request_id, Bet.round_id == (round_row and round_row.id))))}
     if (first := earlier.get(True)) is not None:  # a retry, whatever round it was for
-        if first.request_fingerprint != fingerprint:
-            raise Conflict(f"request_id: {request_id!r} was already used for different bets", "request_id")
-        return _receipt(first, first.round)
+        return _retried(first, request_id, fingerprint)
     if earlier:
         raise Conflict(f"R2.1: {player_id} has already placed bets on this round", "table")
     if table.suspended_reason is not None:
         raise Conflict(f"table: suspended ({table.suspended_reason}); no bets until it is resumed", "table")
     if round_row is None or round_row.phase != Phase.BETTING.value or not table.is_open:
-        raise Conflict("R2.1: betting is closed at this table", "table")
+        raise Conflict(CLOSED_AT_TABLE, "table")
     core = load_round(round_row)
     if not core.bettors and core.deadline is not None:  # the window in force of an empty round (windows.py)
         core.deadline = round_row.deadline = window_end(core.deadline, table.betting_seconds, moment)
@@ -179,13 +181,33 @@ def place_bets(player_id: int, table_id: int, ante: Decimal | str | int, bonus: 
     return receipt
 
 
-def _betting_round(table: GameTable) -> GameRound | None:
+def _retried(first: Bet, request_id: str, fingerprint: str) -> BetReceipt:
+    """A retry's answer: the first receipt, or a conflict when the same id carried other bets."""
+    if first.request_fingerprint != fingerprint:
+        raise Conflict(f"request_id: {request_id!r} was already used for different bets", "request_id")
+    return _receipt(first, first.round)
+
+
+def _late_bet(player_id: int, request_id: str, fingerprint: str, seen: queries.RoundClock) -> BetReceipt:
+    """R2.1, R8: betting on the table's current round is over (the round has moved on, or its
+    window closed with bets in it, which it never reopens). The answer comes from reads without a
+    lock, so the dealer closing that window never waits for a late request (issue 10); a retry of
+    bets placed in time still gets its receipt."""
+    first = db.session.scalars(select(Bet).where(Bet.player_id == player_id, Bet.request_id == request_id)).first()
+    if first is not None:
+        return _retried(first, request_id, fingerprint)
+    if seen.phase != Phase.BETTING.value:
+        raise Conflict(CLOSED_AT_TABLE, "table")
+    raise Conflict(f"R2.1: {BETTING_CLOSED}", "table")
+
+
+def _betting_round(table: GameTable, seen: queries.RoundClock | None) -> GameRound | None:
     """The table's current round, locked for a bet (issue 10). Once a round has a bet, its bettors
     share the lock: a bet changes no round row, and what two bets must not both do is kept apart by
     the unique keys and the wallet lock. The round's first bet fixes its deadline (R8) and a table
     with a cap on bettors (R1) counts them, so those take the lock alone; a round opened between
-    the read and the lock is locked again, alone, when it turns out to have no bet."""
-    alone = table.max_bettors is not None or not queries.has_bets(table.id)
+    the read (``seen``) and the lock is locked again, alone, when it turns out to have no bet."""
+    alone = table.max_bettors is not None or seen is None or not seen.has_bets
     round_row = queries.latest_round(table.id, for_update=True, shared=not alone)
     if not alone and round_row is not None and not round_row.bets:
         round_row = queries.latest_round(table.id, for_update=True)
@@ -199,6 +221,21 @@ def _decision_receipt(bet: Bet, row: DecisionRecord) -> DecisionReceipt:
     return DecisionReceipt(bet.round_id, bet.player_id, row.street, row.action, row.automatic, row.decided_at, made)
 
 
+def _bet_and_retry(round_row: GameRound, player_id: int, wanted: Action,
+                   request_id: str) -> tuple[Bet, DecisionReceipt | None]:
+    """The player's bet on the round, and the first decision's receipt when this is a retry (the
+    same request id); a conflict when there is no bet, or the id was used for another action."""
+    bet = queries.bet_of(round_row, player_id)
+    if bet is None:
+        raise Conflict(f"R2.1: player {player_id} has no bets on this round", "round")
+    first = next((d for d in bet.decisions if request_id and d.request_id == request_id), None)
+    if first is None:
+        return bet, None
+    if first.action != wanted.value:
+        raise Conflict(f"request_id: {request_id!r} was already used for {first.action}", "request_id")
+    return bet, _decision_receipt(bet, first)
+
+
 @transactional
 def decide(player_id: int, round_id: int, action: str, *, request_id: str, street: str | None = None,
            now: dt.datetime | None = None) -> DecisionReceipt:
@@ -208,15 +245,18 @@ def decide(player_id: int, round_id: int, action: str, *, request_id: str, stree
     the house decides instead (R8)."""
     moment = clock(now)
     wanted = one_of(Action, action, "action")
-    round_row = queries.share_round(round_id)
-    bet = queries.bet_of(round_row, player_id)
-    if bet is None:
-        raise Conflict(f"R2.1: player {player_id} has no bets on this round", "round")
-    first = next((d for d in bet.decisions if request_id and d.request_id == request_id), None)
-    if first is not None:
-        if first.action != wanted.value:
-            raise Conflict(f"request_id: {request_id!r} was already used for {first.action}", "request_id")
-        return _decision_receipt(bet, first)
+    seen = queries.round_clock(round_id)
+    if seen is not None and seen.passed(moment):  # R8: the core refuses it (below), and no lock is taken
+        round_row = queries.round_with_bets(round_id)  # for it: the dealer closing the window never waits (issue 10)
+        bet, earlier = _bet_and_retry(round_row, player_id, wanted, request_id)
+        if earlier is not None:
+            return earlier
+        with core_refusals("action"):
+            load_round(round_row).verify_decision(str(player_id), wanted, now=moment, street=street)
+    round_row = queries.share_round(round_id, seen and seen.table_id)
+    bet, earlier = _bet_and_retry(round_row, player_id, wanted, request_id)
+    if earlier is not None:
+        return earlier
     core = load_round(round_row)
     with core_refusals("action"):  # R2.3-R2.5: allowed now; R8: inside the decision window
         core.act(str(player_id), wanted, now=moment, street=street)

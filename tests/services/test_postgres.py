@@ -319,3 +319,44 @@ def test_r2_3_twenty_decisions_at_once_each_recorded_and_paid_in(app, pg) -> Non
         assert casino.balance(player) == Decimal(1000 - 5 - (10 if action == "flop" else 0))
     assert sum(len(bet.decisions) for bet in db.session.get(GameRound, round_id).bets) == 20
     assert verify.audit_ledger() == []
+
+
+def test_r8_requests_after_their_window_are_refused_without_waiting_for_the_dealer(app, pg) -> None:
+    """R2.1, R8, issue 10: while the dealer holds the table and round rows (closing a window), a bet
+    after the betting window and a decision after its window are refused at once from reads without
+    a lock, and retries of those sent in time still get their first answers."""
+    casino = pg
+    table = casino.table(casino.pool())
+    on_time, silent, late = casino.player(), casino.player(), casino.player()
+    round_id = casino.open(table)
+    placed = rounds.place_bets(on_time, table, "5", request_id="bet", now=T0)
+    rounds.place_bets(silent, table, "5", request_id="bet", now=T0)
+    casino.run(table, T0 + 10 * SECOND)  # the hole cards: the pre-flop window runs to T0 + 20 s
+    decided = rounds.decide(on_time, round_id, "flop", request_id="flop", now=T0 + 11 * SECOND)
+    holder = db.engine.connect()
+    held = holder.begin()
+    holder.execute(text("SELECT id FROM game_tables WHERE id = :id FOR UPDATE"), {"id": table})
+    holder.execute(text("SELECT id FROM rounds WHERE id = :id FOR UPDATE"), {"id": round_id})
+    answers: list[object] = []
+
+    def requests() -> None:
+        for request in (lambda: rounds.place_bets(late, table, "5", request_id="late", now=T0 + 12 * SECOND),
+                        lambda: rounds.place_bets(on_time, table, "5", request_id="bet", now=T0 + 12 * SECOND),
+                        lambda: rounds.decide(silent, round_id, "fold", request_id="late", now=T0 + 21 * SECOND),
+                        lambda: rounds.decide(on_time, round_id, "flop", request_id="flop", now=T0 + 21 * SECOND)):
+            try:
+                answers.append(request())
+            except ServiceError as error:
+                answers.append(str(error))
+
+    try:
+        worker, errors = _in_background(app, [requests])
+        worker.join(timeout=120)
+        assert not worker.is_alive() and errors == []
+    finally:
+        held.rollback()
+        holder.close()
+    assert answers[0] == "R2.1: betting is closed at this table"
+    assert isinstance(answers[1], rounds.BetReceipt) and answers[1].bet_id == placed.bet_id
+    assert answers[2].startswith("R8: the decision window has closed")
+    assert answers[3] == decided
