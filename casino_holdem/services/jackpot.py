@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from sqlalchemy import select
+from sqlalchemy import select, update
+from sqlalchemy.orm.attributes import set_committed_value
 
 from .. import paytable_files
 from ..core.money import (
@@ -87,8 +88,13 @@ def move(pool: JackpotPool, kind: str, entries: Sequence[Entry], movements: Sequ
     if on_account != moved:
         raise RuntimeError(f"pool {pool.id}: ledger legs {on_account} differ from movements {moved}")
     transaction = post(kind, entries, round_id=round_id, idempotency_key=idempotency_key)
-    pool.amount += moved
-    if pool.amount < 0:
+    # R5: one statement adds to the pool row, so a caller that need not read it first (a
+    # contribution) holds it from here to commit only (issue 10); a settlement locked it earlier
+    amount = db.session.execute(update(JackpotPool).where(JackpotPool.id == pool.id)
+                                .values(amount=JackpotPool.amount + moved).returning(JackpotPool.amount)
+                                .execution_options(synchronize_session=False)).scalar_one()
+    set_committed_value(pool, "amount", amount)
+    if amount < 0:
         raise RuntimeError(f"pool {pool.id} would go below zero (R5)")
     db.session.add_all(PoolMovement(pool_id=pool.id, kind=m.kind.value, amount=m.amount, round_id=round_id,
                                     bet_id=m.bet_id, transaction_id=transaction.id, actor=actor, reason=reason)

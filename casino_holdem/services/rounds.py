@@ -173,7 +173,7 @@ def place_bets(player_id: int, table_id: int, ante: Decimal | str | int, bonus: 
     held += bettor.exposure
     receipt = _receipt(bet, round_row, Balance(player.id, player.currency, wallet.balance, held, wallet.balance - held))
     if progressive:  # R5: the pool row, shared by every linked table, is locked last and held only until commit
-        pool = queries.lock(JackpotPool, table.pool_id)
+        pool = queries.get(JackpotPool, table.pool_id)
         multiplier = core.paytable.currency(player.currency).multiplier
         move(pool, "contribution", pool_legs(pool, bet.contribution, in_play, multiplier, "contribution", player.id),
              [Movement(MovementKind.CONTRIBUTION, bet.contribution, bet.id)], actor=audit.player_actor(player.id),

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, cast
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import selectinload
+from sqlalchemy.orm.attributes import set_committed_value
 from werkzeug.security import generate_password_hash
 
 from .. import paytable_files
@@ -196,14 +197,12 @@ def post(kind: str, entries: Sequence[Entry], *, round_id: int | None = None,
     unbalanced = {currency: total for currency, total in totals.items() if total != 0}
     if unbalanced:
         raise LedgerImbalance(f"ledger transaction {kind}: postings do not sum to zero: {unbalanced}")
-    lock_accounts(entry.account for entry in legs)
-    for entry in legs:
+    own = [entry for entry in legs if entry.account.kind in PLAYER_SIDE]
+    lock_accounts(entry.account for entry in own)
+    for entry in own:
         entry.account.balance += entry.amount
-    for entry in legs:
-        if not entry.account.may_go_negative and entry.account.balance < 0:
-            if entry.account.kind == AccountKind.WALLET:
-                raise InsufficientFunds(f"balance: not enough {entry.account.currency} for {entry.memo}")
-            raise LedgerImbalance(f"account {entry.account.code} would go negative")
+    for entry in own:
+        _refuse_negative(entry.account, entry.memo)
     transaction = LedgerTransaction(kind=kind, round_id=round_id, idempotency_key=idempotency_key, sealed=False)
     db.session.add(transaction)
     db.session.flush()
@@ -213,7 +212,33 @@ def post(kind: str, entries: Sequence[Entry], *, round_id: int | None = None,
     db.session.flush()
     transaction.sealed = True  # the database checks the balance per currency on sealing
     db.session.flush()
+    _add_to_shared([entry for entry in legs if entry.account.kind not in PLAYER_SIDE])
     return transaction
+
+
+def _refuse_negative(account: LedgerAccount, memo: str) -> None:
+    if not account.may_go_negative and account.balance < 0:
+        if account.kind == AccountKind.WALLET:
+            raise InsufficientFunds(f"balance: not enough {account.currency} for {memo}")
+        raise LedgerImbalance(f"account {account.code} would go negative")
+
+
+def _add_to_shared(entries: Sequence[Entry]) -> None:
+    """The accounts every table shares (the house's, the exchange, the pools) change last, each by
+    one statement that adds to the stored balance, so each is locked from that statement to commit
+    only, never read first (issue 10: every Progressive bet of every table passes through them)."""
+    accounts = {entry.account.id: entry.account for entry in entries}
+    added: dict[int, Decimal] = defaultdict(lambda: ZERO)
+    for entry in entries:
+        added[entry.account.id] += entry.amount
+    for account_id in sorted(added):  # one lock order (transaction.py)
+        account = accounts[account_id]
+        balance = db.session.execute(
+            update(LedgerAccount).where(LedgerAccount.id == account_id)
+            .values(balance=LedgerAccount.balance + added[account_id]).returning(LedgerAccount.balance)
+            .execution_options(synchronize_session=False)).scalar_one()
+        set_committed_value(account, "balance", balance)
+        _refuse_negative(account, "")
 
 
 def transfer(kind: str, source: LedgerAccount, target: LedgerAccount, amount: Decimal, memo: str, *,

@@ -157,7 +157,7 @@ def _waiting_on_the_pool() -> bool:
     with db.engine.connect() as probe:
         return bool(probe.scalar(text(
             "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-            "AND wait_event_type = 'Lock' AND query ILIKE '%FROM jackpot_pools%'")))
+            "AND wait_event_type = 'Lock' AND query ILIKE '%jackpot_pools%'")))
 
 
 def _in_background(app, jobs: list[Callable[[], object]]) -> tuple[threading.Thread, list[Exception]]:
