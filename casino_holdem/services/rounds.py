@@ -130,7 +130,7 @@ def place_bets(player_id: int, table_id: int, ante: Decimal | str | int, bonus: 
     if seen is not None and (seen.phase != Phase.BETTING.value or (seen.has_bets and seen.passed(moment))):
         return _late_bet(player_id, request_id, fingerprint, seen)
     table = queries.lock(GameTable, table_id, shared=True)
-    round_row = _betting_round(table, seen)
+    round_row = _betting_round(table, seen, moment)
     wallet = wallet_account(player)
     lock_accounts([wallet])  # the player's own requests, on any table, are taken one at a time from here
     earlier = {bet.request_id == request_id: bet for bet in db.session.scalars(select(Bet).where(
@@ -144,8 +144,8 @@ def place_bets(player_id: int, table_id: int, ante: Decimal | str | int, bonus: 
     if round_row is None or round_row.phase != Phase.BETTING.value or not table.is_open:
         raise Conflict(CLOSED_AT_TABLE, "table")
     core = load_round(round_row)
-    if not core.bettors and core.deadline is not None:  # the window in force of an empty round (windows.py)
-        core.deadline = round_row.deadline = window_end(core.deadline, table.betting_seconds, moment)
+    if core.deadline is not None and _moves_deadline(bool(core.bettors), core.deadline, moment):
+        core.deadline = round_row.deadline = window_end(core.deadline, table.betting_seconds, moment)  # windows.py
     with core_refusals("table"):
         bettor = core.place_bets(str(player.id), player.currency, ante_value, bonus_value, progressive, now=moment)
     stake = bettor.stake()
@@ -201,17 +201,23 @@ def _late_bet(player_id: int, request_id: str, fingerprint: str, seen: queries.R
     raise Conflict(f"R2.1: {BETTING_CLOSED}", "table")
 
 
-def _betting_round(table: GameTable, seen: queries.RoundClock | None) -> GameRound | None:
-    """The table's current round, locked for a bet (issue 10). Once a round has a bet, its bettors
-    share the lock: a bet changes no round row, and what two bets must not both do is kept apart by
-    the unique keys and the wallet lock. The round's first bet fixes its deadline (R8) and a table
-    with a cap on bettors (R1) counts them, so those take the lock alone; a round opened between
-    the read (``seen``) and the lock is locked again, alone, when it turns out to have no bet."""
-    alone = table.max_bettors is not None or seen is None or not seen.has_bets
+def _betting_round(table: GameTable, seen: queries.RoundClock | None, moment: dt.datetime) -> GameRound | None:
+    """The table's current round, locked for a bet (issue 10). Its bettors share the lock: a bet
+    changes no round row, and what two bets must not both do is kept apart by the unique keys and
+    the wallet lock. A table with a cap on bettors (R1) counts them, and the first bet on a round
+    whose first window went by empty moves its deadline to the window in force (R8,
+    :func:`.windows.window_end`), so those take the lock alone; a round whose state changed between
+    the read (``seen``) and the lock is locked again, alone, when it turns out to need it."""
+    alone = table.max_bettors is not None or seen is None or _moves_deadline(seen.has_bets, seen.deadline, moment)
     round_row = queries.latest_round(table.id, for_update=True, shared=not alone)
-    if not alone and round_row is not None and not round_row.bets:
+    if not alone and round_row is not None and _moves_deadline(bool(round_row.bets), round_row.deadline, moment):
         round_row = queries.latest_round(table.id, for_update=True)
     return round_row
+
+
+def _moves_deadline(has_bets: bool, deadline: dt.datetime | None, moment: dt.datetime) -> bool:
+    """Whether a bet at ``moment`` would be the first of a round whose stored window is over."""
+    return not has_bets and deadline is not None and moment >= deadline
 
 
 # --- decisions (R2.3-R2.5, R8) ---------------------------------------------------------------------

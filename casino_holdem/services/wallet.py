@@ -197,7 +197,7 @@ def post(kind: str, entries: Sequence[Entry], *, round_id: int | None = None,
     unbalanced = {currency: total for currency, total in totals.items() if total != 0}
     if unbalanced:
         raise LedgerImbalance(f"ledger transaction {kind}: postings do not sum to zero: {unbalanced}")
-    own = [entry for entry in legs if entry.account.kind in PLAYER_SIDE]
+    own = [entry for entry in legs if entry.account.kind == AccountKind.WALLET]
     lock_accounts(entry.account for entry in own)
     for entry in own:
         entry.account.balance += entry.amount
@@ -212,7 +212,7 @@ def post(kind: str, entries: Sequence[Entry], *, round_id: int | None = None,
     db.session.flush()
     transaction.sealed = True  # the database checks the balance per currency on sealing
     db.session.flush()
-    _add_to_shared([entry for entry in legs if entry.account.kind not in PLAYER_SIDE])
+    _add_last([entry for entry in legs if entry.account.kind != AccountKind.WALLET])
     return transaction
 
 
@@ -223,15 +223,17 @@ def _refuse_negative(account: LedgerAccount, memo: str) -> None:
         raise LedgerImbalance(f"account {account.code} would go negative")
 
 
-def _add_to_shared(entries: Sequence[Entry]) -> None:
-    """The accounts every table shares (the house's, the exchange, the pools) change last, each by
-    one statement that adds to the stored balance, so each is locked from that statement to commit
-    only, never read first (issue 10: every Progressive bet of every table passes through them)."""
+def _add_last(entries: Sequence[Entry]) -> None:
+    """Every account but the wallets changes last, by one statement that adds to its stored balance:
+    a round's in-play account (shared by the table's bettors), then the accounts every table shares
+    (the house's, the exchange, the pools). Each is locked from that statement to commit only,
+    never read first (issue 10: every bet of a round, and every Progressive bet of every table,
+    passes through them). The order is the lock order of :mod:`.transaction`."""
     accounts = {entry.account.id: entry.account for entry in entries}
     added: dict[int, Decimal] = defaultdict(lambda: ZERO)
     for entry in entries:
         added[entry.account.id] += entry.amount
-    for account_id in sorted(added):  # one lock order (transaction.py)
+    for account_id in sorted(added, key=lambda key: (accounts[key].kind not in PLAYER_SIDE, key)):
         account = accounts[account_id]
         balance = db.session.execute(
             update(LedgerAccount).where(LedgerAccount.id == account_id)
