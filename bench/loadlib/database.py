@@ -21,6 +21,8 @@ from typing import Any
 
 import psycopg
 
+from casino_holdem.services.windows import window_end
+
 from .options import plain_database_url
 from .stats import percentiles
 
@@ -43,12 +45,13 @@ def dealer_lag(url: str, table_ids: list[int], since: float, until: float, showd
     """Percentiles of (done - due) per kind of dealer step on these tables in [since, until]."""
     start, end = (dt.datetime.fromtimestamp(t, dt.UTC) for t in (since, until))
     with connect(url) as db:
-        windows = dict(db.execute("SELECT id, decision_seconds FROM game_tables WHERE id = ANY(%s)",
-                                  (table_ids,)).fetchall())
+        timers = {table_id: (betting, decision) for table_id, betting, decision in db.execute(
+            "SELECT id, betting_seconds, decision_seconds FROM game_tables WHERE id = ANY(%s)", (table_ids,))}
+        windows = {table_id: decision for table_id, (_, decision) in timers.items()}
         entries = db.execute(
             "SELECT a.round_id, r.table_id, r.number, a.action, a.at, a.detail, r.finished_at FROM audit_log a "
             "JOIN rounds r ON r.id = a.round_id WHERE r.table_id = ANY(%s) AND a.at BETWEEN %s AND %s "
-            "AND a.action IN ('round_opened', 'betting_extended', 'dealt', 'round_settled') "
+            "AND a.action IN ('round_opened', 'betting_extended', 'bets_placed', 'dealt', 'round_settled') "
             "ORDER BY r.table_id, r.number, a.at, a.id", (table_ids, start, end)).fetchall()
         rounds = sorted({row[0] for row in entries})
         decided: dict[tuple[int, str], list[tuple[dt.datetime, str | None]]] = defaultdict(list)
@@ -69,6 +72,9 @@ def dealer_lag(url: str, table_ids: list[int], since: float, until: float, showd
             previous = showdown_ends.get((table_id, number - 1))
             if action == "round_opened" and previous is not None:
                 lags["next round opened after the showdown pause"].append((at - previous).total_seconds())
+        elif action == "bets_placed" and round_id in betting_due and at >= betting_due[round_id]:
+            # the round's first bet came after its window (R8): the window in force then is the one due
+            betting_due[round_id] = window_end(betting_due[round_id], timers[table_id][0], at)
         elif action == "dealt" and detail.get("street") == "hole_cards" and round_id in betting_due:
             lags["hole cards after the betting deadline"].append((at - betting_due[round_id]).total_seconds())
         elif action == "dealt" and (round_id, PREVIOUS.get(detail.get("street"), "")) in dealt:
