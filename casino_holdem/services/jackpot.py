@@ -87,15 +87,16 @@ def move(pool: JackpotPool, kind: str, entries: Sequence[Entry], movements: Sequ
     moved = sum((m.amount for m in movements), ZERO)
     if on_account != moved:
         raise RuntimeError(f"pool {pool.id}: ledger legs {on_account} differ from movements {moved}")
-    transaction = post(kind, entries, round_id=round_id, idempotency_key=idempotency_key)
     # R5: one statement adds to the pool row, so a caller that need not read it first (a
-    # contribution) holds it from here to commit only (issue 10); a settlement locked it earlier
+    # contribution) holds it from here to commit only (issue 10; a settlement locked it earlier).
+    # It comes before the posting's shared accounts: the lock order of transaction.py
     amount = db.session.execute(update(JackpotPool).where(JackpotPool.id == pool.id)
                                 .values(amount=JackpotPool.amount + moved).returning(JackpotPool.amount)
                                 .execution_options(synchronize_session=False)).scalar_one()
     set_committed_value(pool, "amount", amount)
     if amount < 0:
         raise RuntimeError(f"pool {pool.id} would go below zero (R5)")
+    transaction = post(kind, entries, round_id=round_id, idempotency_key=idempotency_key)
     db.session.add_all(PoolMovement(pool_id=pool.id, kind=m.kind.value, amount=m.amount, round_id=round_id,
                                     bet_id=m.bet_id, transaction_id=transaction.id, actor=actor, reason=reason)
                        for m in movements)

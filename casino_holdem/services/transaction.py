@@ -10,7 +10,9 @@ Locks are always taken in one order: table row, round row, the players' and roun
 accounts by id, then the pool row, then the house's shared accounts by id. The rows every table
 shares (a linked pool, the house's and exchange accounts) come last, so a transaction holds them
 only from its pool or house posting to its commit, never for the whole bet or settlement (issue
-10: a Progressive bet must not serialise every linked table). Bets and decisions take their table
+10: a Progressive bet must not serialise every linked table); a round's in-play account, the pool
+row and the shared accounts are each taken by the one statement that adds to them, in that order
+(:func:`.wallet.post`, :func:`.jackpot.move`). Bets and decisions take their table
 and round rows ``FOR SHARE`` (:func:`locked`): they change neither, so the bettors of one table
 do not queue behind each other, while the dealer's and the operators' ``FOR UPDATE`` waits for
 them; what two bettors must not both do is kept apart by the player's own wallet lock and the
