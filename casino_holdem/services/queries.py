@@ -18,6 +18,7 @@ from ..extensions import db
 from ..models import Bet, GameRound, GameTable, JackpotPool, PaytableVersion, Player, PoolCorrection
 from .errors import NotFound
 from .transaction import locked
+from .windows import has_closed
 
 Row = TypeVar("Row", GameTable, GameRound, JackpotPool, Player, PaytableVersion, PoolCorrection)
 
@@ -71,10 +72,13 @@ def lock(model: type[Row], row_id: int, *, shared: bool = False) -> Row:
     return row
 
 
-def lock_round(round_id: int) -> tuple[GameTable, GameRound]:
-    """A round and its table, both locked, the table first (the one lock order)."""
-    table = lock(GameTable, get(GameRound, round_id).table_id)
-    return table, db.session.scalars(locked(select(GameRound).where(GameRound.id == round_id))).one()
+def lock_round(round_id: int, *, shared: bool = False, table_id: int | None = None) -> tuple[GameTable, GameRound]:
+    """A round with its bets and its table (``table_id`` when the caller knows it), both locked,
+    the table first (the one lock order); ``FOR SHARE`` when ``shared``: a bettor's decision
+    changes neither row, so the decisions of one round go side by side (issue 10)."""
+    table = lock(GameTable, get(GameRound, round_id).table_id if table_id is None else table_id, shared=shared)
+    return table, db.session.scalars(locked(select(GameRound).where(GameRound.id == round_id), shared=shared)
+                                     .options(WITH_BETS)).one()
 
 
 class RoundClock(NamedTuple):
@@ -89,7 +93,7 @@ class RoundClock(NamedTuple):
 
     def passed(self, now: dt.datetime) -> bool:
         """Whether the deadline in force is over (R8: a window closes at its end exactly)."""
-        return self.deadline is not None and now >= self.deadline
+        return has_closed(self.deadline, now)
 
 
 def _clock(row: Any) -> RoundClock | None:
@@ -117,16 +121,6 @@ def round_with_bets(round_id: int) -> GameRound:
     round_row = db.session.scalars(select(GameRound).where(GameRound.id == round_id).options(WITH_BETS)).first()
     if round_row is None:
         raise _missing(GameRound, round_id)
-    return round_row
-
-
-def share_round(round_id: int, table_id: int | None = None) -> GameRound:
-    """A round and its table (``table_id`` when the caller knows it), both locked ``FOR SHARE``
-    (table first): a bettor's decision changes neither row, so the decisions of one round go side
-    by side (issue 10)."""
-    lock(GameTable, get(GameRound, round_id).table_id if table_id is None else table_id, shared=True)
-    round_row: GameRound = db.session.scalars(locked(select(GameRound).where(GameRound.id == round_id), shared=True)
-                                              .options(WITH_BETS)).one()
     return round_row
 
 

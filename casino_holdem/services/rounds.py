@@ -42,7 +42,7 @@ from .wallet import (
     wallet_account,
 )
 from .wallet import balance as wallet_balance
-from .windows import window_end
+from .windows import has_closed, window_end
 
 MAX_REQUEST_ID = 128
 CLOSED_AT_TABLE = "R2.1: betting is closed at this table"
@@ -217,7 +217,7 @@ def _betting_round(table: GameTable, seen: queries.RoundClock | None, moment: dt
 
 def _moves_deadline(has_bets: bool, deadline: dt.datetime | None, moment: dt.datetime) -> bool:
     """Whether a bet at ``moment`` would be the first of a round whose stored window is over."""
-    return not has_bets and deadline is not None and moment >= deadline
+    return not has_bets and has_closed(deadline, moment)
 
 
 # --- decisions (R2.3-R2.5, R8) ---------------------------------------------------------------------
@@ -254,12 +254,12 @@ def decide(player_id: int, round_id: int, action: str, *, request_id: str, stree
     seen = queries.round_clock(round_id)
     if seen is not None and seen.passed(moment):  # R8: the core refuses it (below), and no lock is taken
         round_row = queries.round_with_bets(round_id)  # for it: the dealer closing the window never waits (issue 10)
-        bet, earlier = _bet_and_retry(round_row, player_id, wanted, request_id)
+        _, earlier = _bet_and_retry(round_row, player_id, wanted, request_id)
         if earlier is not None:
             return earlier
         with core_refusals("action"):
             load_round(round_row).verify_decision(str(player_id), wanted, now=moment, street=street)
-    round_row = queries.share_round(round_id, seen and seen.table_id)
+    _, round_row = queries.lock_round(round_id, shared=True, table_id=seen and seen.table_id)
     bet, earlier = _bet_and_retry(round_row, player_id, wanted, request_id)
     if earlier is not None:
         return earlier

@@ -28,10 +28,16 @@ def countdown(deadline: dt.datetime | None, betting_seconds: int, now: dt.dateti
     return window_end(deadline, betting_seconds, now), betting_seconds
 
 
+def has_closed(deadline: dt.datetime | None, now: dt.datetime) -> bool:
+    """Whether the window ending at ``deadline`` is over at ``now``: it closes at its end exactly
+    (R8); a round without a deadline has no window to close."""
+    return deadline is not None and now >= deadline
+
+
 def window_end(deadline: dt.datetime, betting_seconds: int, now: dt.datetime) -> dt.datetime:
     """The end of the betting window in force at ``now`` of an empty round whose stored deadline is
     ``deadline`` (a window closes at its end exactly, as R8's windows do)."""
-    if now < deadline:
+    if not has_closed(deadline, now):
         return deadline
     window = dt.timedelta(seconds=betting_seconds)
     return deadline + ((now - deadline) // window + 1) * window
