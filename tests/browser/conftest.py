@@ -29,6 +29,9 @@ CHROMIUM_ARGS = ["--no-sandbox", "--headless=new", "--disable-gpu", "--disable-b
 BETTING = DECISION = 4
 #: seconds a settled round stays on the felt before the next betting window (R2.7)
 SHOWDOWN_PAUSE = 2
+#: how long a test waits for the game to get somewhere (a window, a street, a banner): far above the
+#: ~20 s a round takes, because these machines are shared and a loaded one is slow
+CEILING_MS = 90_000
 MISSING = ("Playwright for Python is not installed" if importlib.util.find_spec("playwright") is None
            else f"{CHROMIUM} is missing (apt-get install chromium)" if not CHROMIUM.exists() else None)
 

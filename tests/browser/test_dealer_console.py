@@ -20,14 +20,13 @@ from test_play import STUDIO, log_in, place_ante, wait_for_action
 
 from casino_holdem.core.incidents import NOTICES, Effect
 from casino_holdem.web.i18n import TRANSLATIONS
-from conftest import demo_server
+from conftest import CEILING_MS, demo_server
 from support.live import TYPED
 
 pytestmark = pytest.mark.browser
 BETTING, DECISION = 15, 40
 #: the seconds of betting window the first player waits for, so that a second one bets on the same round
 SPARE = 11
-CEILING_MS = 90_000
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from test_play import BANGKOK, MACAU, MONACO, log_in, wait_for_action
 
-from conftest import SHOWDOWN_PAUSE
+from conftest import CEILING_MS, SHOWDOWN_PAUSE
 
 pytestmark = pytest.mark.browser
 VIEWPORTS = [(375, 667), (390, 844), (1280, 800)]
@@ -41,7 +41,7 @@ def wait_for_betting(page: Any, table: int) -> None:
     if not page.url.endswith(f"/tables/{table}"):
         page.goto(f"/tables/{table}")
     page.wait_for_function("""() => !document.getElementById('bet-form').hidden
-        && parseInt(document.getElementById('countdown').textContent) >= 2""", timeout=30_000)
+        && parseInt(document.getElementById('countdown').textContent) >= 2""", timeout=CEILING_MS)
 
 
 def stake(page: Any, spot: str) -> str:
@@ -66,7 +66,7 @@ def play_to_showdown(page: Any, shots: Any = None, *, press: Any = None) -> None
     seen = set()
     while True:
         page.wait_for_function("""() => !document.getElementById('banner').hidden
-            || document.querySelector('#decisions button:not([hidden]):not([disabled])')""", timeout=30_000)
+            || document.querySelector('#decisions button:not([hidden]):not([disabled])')""", timeout=CEILING_MS)
         if page.is_visible("#banner"):
             return
         phase = page.text_content("#phase").split(" · ")[0]
@@ -144,14 +144,14 @@ def test_a_whole_round_by_keyboard_alone(open_page, shot) -> None:
     while page.evaluate("document.activeElement.id") != "place":
         page.keyboard.press("Tab")
     page.keyboard.press("Enter")
-    page.wait_for_function("document.activeElement.dataset.action === 'fold'", timeout=30_000)  # pre-flop
+    page.wait_for_function("document.activeElement.dataset.action === 'fold'", timeout=CEILING_MS)  # pre-flop
     page.keyboard.press("p")
-    page.wait_for_function("['bet', 'check'].includes(document.activeElement.dataset.action)", timeout=30_000)
+    page.wait_for_function("['bet', 'check'].includes(document.activeElement.dataset.action)", timeout=CEILING_MS)
     page.keyboard.press("c")
-    page.wait_for_function("document.activeElement !== document.body", timeout=30_000)
+    page.wait_for_function("document.activeElement !== document.body", timeout=CEILING_MS)
     wait_for_action(page, "check")
     page.keyboard.press("c")
-    page.wait_for_selector("#banner:not([hidden])", timeout=30_000)
+    page.wait_for_selector("#banner:not([hidden])", timeout=CEILING_MS)
     assert page.evaluate("document.activeElement !== document.body")
     shot(page, "showdown")
 
@@ -164,12 +164,12 @@ def test_r2_7_the_showdown_stays_before_the_next_betting_window(open_page, shot)
     page.click("#place")
     wait_for_action(page, "flop")
     page.click('#decisions [data-action="fold"]')
-    page.wait_for_selector("#banner:not([hidden])", timeout=30_000)
+    page.wait_for_selector("#banner:not([hidden])", timeout=CEILING_MS)
     shown = time.monotonic()
     assert "You lose" in page.text_content("#banner")
     assert page.locator("#dealer-cards [data-card]").count() == 2  # revealed at showdown (R1)
     shot(page, "showdown")
-    page.wait_for_selector("#bet-form:not([hidden])", timeout=30_000)
+    page.wait_for_selector("#bet-form:not([hidden])", timeout=CEILING_MS)
     assert time.monotonic() - shown >= SHOWDOWN_PAUSE - 1
     assert page.locator(FELT_CARDS).count() == 0  # the last round's cards are not left face-up
     assert page.locator("#strip li").count() >= 1  # it is in the results strip instead
@@ -197,7 +197,7 @@ def test_undo_clear_rebet_and_double(open_page, shot) -> None:
     page.click("#undo")
     page.click("#place")
     page.wait_for_selector("#bet-form", state="hidden")
-    page.wait_for_selector("#bet-form:not([hidden])", timeout=60_000)  # the next round's betting window
+    page.wait_for_selector("#bet-form:not([hidden])", timeout=CEILING_MS)  # the next round's betting window
     assert stake(page, "ante") == ""  # nothing is repeated unasked
     page.click("#rebet")
     assert (stake(page, "ante"), stake(page, "bonus")) == ("USD 2.00", "USD 2.00")
