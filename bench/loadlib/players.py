@@ -108,7 +108,8 @@ class Player:
         if not await self._my_turn(deadline, "bet") or not self.pace.accepting:
             return
         table = state["table"]
-        body: dict[str, Any] = {"ante": self.rng.choice(table["chips"][:2]), "request_id": uuid.uuid4().hex}
+        body: dict[str, Any] = {"ante": self.rng.choice(table["chips"][:2]), "request_id": uuid.uuid4().hex,
+                                "round_id": state["round"]["round_id"]}  # R2.1: never placed on the next round
         if table["limits"].get("bonus_min") and self.rng.random() < BONUS_CHANCE:
             body["bonus"] = table["limits"]["bonus_min"]
         if self.rng.random() < PROGRESSIVE_CHANCE:
@@ -121,6 +122,8 @@ class Player:
         if status == 201:
             self.rec.count("bet")
             self.bet_rounds.append(receipt["round_id"])
+            if receipt["round_id"] != body["round_id"]:
+                self.rec.errors["bets sent for one round placed on another (R2.1: must never happen)"] += 1
 
     async def _decide(self, current: dict[str, Any]) -> None:
         """R2.3-R2.5: one of the allowed actions, sent inside the window."""

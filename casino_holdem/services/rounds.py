@@ -109,11 +109,14 @@ def _receipt(bet: Bet, round_row: GameRound, balance: Balance | None = None) -> 
 
 @transactional
 def place_bets(player_id: int, table_id: int, ante: Decimal | str | int, bonus: Decimal | str | int = ZERO,
-               progressive: bool = False, *, request_id: str, now: dt.datetime | None = None) -> BetReceipt:
+               progressive: bool = False, *, request_id: str, round_id: int | None = None,
+               now: dt.datetime | None = None) -> BetReceipt:
     """R2.1: an Ante with an optional Bonus and Progressive bet on the table's current round.
 
     Idempotent by ``request_id``: a retry returns the first receipt and never debits twice; the
-    same id with different content is a conflict. The balance must cover the bets *and* the
+    same id with different content is a conflict. ``round_id`` names the round the player saw
+    taking bets: bets that arrive once that round's betting is over are refused, never placed on
+    the next round (R2.1, R8; a player bets on the round in front of them). The balance must cover the bets *and* the
     Flop bet and later bets (4 × Ante in all, R2.3-R2.5) on top of what the player's other open
     rounds reserve, so a player never goes negative mid-round. The Progressive contribution
     goes into the pool at once (R5: contribution × 1 base unit, whatever the currency, R6)."""
@@ -127,8 +130,9 @@ def place_bets(player_id: int, table_id: int, ante: Decimal | str | int, bonus: 
     fingerprint = hashlib.sha256(
         f"{table_id}|{ante_value.normalize()}|{bonus_value.normalize()}|{progressive}".encode()).hexdigest()
     seen = queries.current_clock(table_id)
-    if seen is not None and (seen.phase != Phase.BETTING.value or (seen.has_bets and seen.passed(moment))):
-        return _late_bet(player_id, request_id, fingerprint, seen)
+    if seen is not None and (seen.phase != Phase.BETTING.value or (seen.has_bets and seen.passed(moment))
+                             or _another_round(round_id, seen.round_id)):
+        return _late_bet(player_id, request_id, fingerprint, seen, round_id)
     table = queries.lock(GameTable, table_id, shared=True)
     round_row = _betting_round(table, seen, moment)
     wallet = wallet_account(player)
@@ -137,6 +141,8 @@ def place_bets(player_id: int, table_id: int, ante: Decimal | str | int, bonus: 
         Bet.player_id == player_id, or_(Bet.request_id == request_id, Bet.round_id == (round_row and round_row.id))))}
     if (first := earlier.get(True)) is not None:  # a retry, whatever round it was for
         return _retried(first, request_id, fingerprint)
+    if round_row is not None and _another_round(round_id, round_row.id):
+        raise Conflict(_over(round_id), "round_id")
     if earlier:
         raise Conflict(f"R2.1: {player_id} has already placed bets on this round", "table")
     if table.suspended_reason is not None:
@@ -188,14 +194,28 @@ def _retried(first: Bet, request_id: str, fingerprint: str) -> BetReceipt:
     return _receipt(first, first.round)
 
 
-def _late_bet(player_id: int, request_id: str, fingerprint: str, seen: queries.RoundClock) -> BetReceipt:
+def _another_round(wanted: int | None, betting: int) -> bool:
+    """Whether bets meant for round ``wanted`` came when round ``betting`` takes them (R2.1)."""
+    return wanted is not None and wanted != betting
+
+
+def _over(round_id: int | None) -> str:
+    return (f"R2.1: round {round_id} is not the round taking bets at this table (its betting is over); "
+            "nothing was placed")
+
+
+def _late_bet(player_id: int, request_id: str, fingerprint: str, seen: queries.RoundClock,
+              round_id: int | None) -> BetReceipt:
     """R2.1, R8: betting on the table's current round is over (the round has moved on, or its
-    window closed with bets in it, which it never reopens). The answer comes from reads without a
-    lock, so the dealer closing that window never waits for a late request (issue 10); a retry of
-    bets placed in time still gets its receipt."""
+    window closed with bets in it, which it never reopens), or the bets name a round other than
+    the one taking bets. The answer comes from reads without a lock, so the dealer closing that
+    window never waits for a late request (issue 10); a retry of bets placed in time still gets
+    its receipt."""
     first = db.session.scalars(select(Bet).where(Bet.player_id == player_id, Bet.request_id == request_id)).first()
     if first is not None:
         return _retried(first, request_id, fingerprint)
+    if _another_round(round_id, seen.round_id):
+        raise Conflict(_over(round_id), "round_id")
     if seen.phase != Phase.BETTING.value:
         raise Conflict(CLOSED_AT_TABLE, "table")
     raise Conflict(f"R2.1: {BETTING_CLOSED}", "table")

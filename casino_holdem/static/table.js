@@ -227,7 +227,9 @@ Casino.ready.then(() => {
     event.preventDefault();
     if (slip.ante === 0n) return;
     const bets = { ante: amountOf(slip.ante), bonus: amountOf(slip.bonus), progressive: slip.progressive };
-    if (await send(`/api/tables/${tableId}/bets`, { ...bets, request_id: requestId() })) {
+    // R2.1: name the round on the felt, so bets sent as its window closes are refused, never placed on the next round
+    const round = slipRound === null ? {} : { round_id: slipRound };
+    if (await send(`/api/tables/${tableId}/bets`, { ...bets, ...round, request_id: requestId() })) {
       sessionStorage.setItem(`casino-last-bet-${tableId}`, JSON.stringify(bets));
     }
   });

@@ -19,6 +19,7 @@ from ..services.wallet import PlayerView
 from . import openapi
 from .errors import error_response
 from .i18n import remember_language
+from .inputs import MAX_ID
 from .security import (
     csrf_token,
     current_player,
@@ -51,6 +52,16 @@ def _amount(data: dict[str, Any], name: str, default: str | None = None) -> str:
     if not isinstance(value, str) or not re.fullmatch(openapi.AMOUNT_PATTERN, value):
         raise BadRequest(f"{name}: required, a decimal string such as \"10.50\" "
                          "(up to 13 digits, 8 decimals)", name)
+    return value
+
+
+def _optional_id(data: dict[str, Any], name: str) -> int | None:
+    """A database id as the document's ``ID`` writes it (1 to :data:`MAX_ID`), or None when absent."""
+    value = data.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ID:
+        raise BadRequest(f"{name}: an integer from 1 to {MAX_ID}", name)
     return value
 
 
@@ -162,7 +173,8 @@ def place_bets(table_id: int) -> tuple[Response, int]:
     data = _body()
     receipt = rounds.place_bets(player_id(), table_id, _amount(data, "ante"), _amount(data, "bonus", "0"),
                                 data.get("progressive", False),
-                                request_id=_text(data, "request_id", limit=rounds.MAX_REQUEST_ID))
+                                request_id=_text(data, "request_id", limit=rounds.MAX_REQUEST_ID),
+                                round_id=_optional_id(data, "round_id"))
     return jsonify(jsonable(receipt)), 201
 
 

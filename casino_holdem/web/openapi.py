@@ -216,7 +216,11 @@ SCHEMAS: dict[str, Any] = {
                         "jackpot_wins": {"type": "array", "items": _ref("JackpotWin"),
                                          "description": "the progressive panel: the pool's last wins, newest first"}}),
     "BetRequest": _obj({"ante": AMOUNT, "bonus": {**AMOUNT, "default": "0"},
-                        "progressive": {"type": "boolean", "default": False}, "request_id": REQUEST_ID},
+                        "progressive": {"type": "boolean", "default": False}, "request_id": REQUEST_ID,
+                        "round_id": {**ID, "description": "R2.1: the round these bets are for (the round "
+                                                          "taking bets when they were chosen); bets that arrive "
+                                                          "after its betting is over are refused (409), never "
+                                                          "placed on the next round"}},
                        ("ante", "request_id")),
     "BetReceipt": _obj({"bet_id": {"type": "integer"}, "round_id": {"type": "integer"},
                         "round_number": {"type": "integer"}, "table_id": {"type": "integer"},

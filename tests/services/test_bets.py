@@ -54,6 +54,42 @@ def test_a_retry_of_a_past_round_s_bets_after_a_bet_on_the_next_round_returns_th
     casino.assert_sound()
 
 
+def test_r2_1_bets_for_a_round_whose_betting_is_over_are_never_placed_on_the_next(casino) -> None:
+    """Bets name the round the player saw taking bets: sent as its window closes and arriving when
+    the next round takes bets, they are refused and cost nothing (R2.1, R8)."""
+    other, player, table = casino.player(), casino.player(), casino.table()
+    casino.open(table)
+    first = rounds.place_bets(other, table, "10", request_id="o-1", now=T0)
+    in_time = rounds.place_bets(player, table, "10", request_id="p-1", round_id=first.round_id, now=T0 + SECOND)
+    for seconds in (11, 30, 50, 60):  # R8: the house decides for the silent players; the next round opens
+        casino.run(table, T0 + seconds * SECOND)
+    balance = casino.balance(other)
+    with pytest.raises(Conflict, match=f"round {first.round_id} is not the round taking bets") as refused:
+        rounds.place_bets(other, table, "10", request_id="o-2", round_id=first.round_id, now=T0 + 61 * SECOND)
+    assert refused.value.field == "round_id"
+    assert casino.balance(other) == balance
+    retried = rounds.place_bets(player, table, "10", request_id="p-1", round_id=first.round_id, now=T0 + 61 * SECOND)
+    assert retried.bet_id == in_time.bet_id  # a retry of bets placed in time still gets its receipt
+    nxt = rounds.place_bets(other, table, "10", request_id="o-3", now=T0 + 61 * SECOND)
+    assert nxt.round_id != first.round_id
+    again = rounds.place_bets(player, table, "10", request_id="p-2", round_id=nxt.round_id, now=T0 + 62 * SECOND)
+    assert again.round_id == nxt.round_id
+    casino.assert_sound()
+
+
+@pytest.mark.parametrize("elsewhere", [True, False], ids=["another table's round", "no such round"])
+def test_r2_1_bets_naming_a_round_not_taking_bets_here_are_refused(casino, elsewhere: bool) -> None:
+    player, table, other_table = casino.player(), casino.table(), casino.table()
+    casino.open(table)
+    casino.open(other_table)
+    there = rounds.place_bets(casino.player(), other_table, "10", request_id="t", now=T0).round_id
+    with pytest.raises(Conflict, match="not the round taking bets") as refused:
+        rounds.place_bets(player, table, "10", request_id="r", round_id=there if elsewhere else 10**6, now=T0)
+    assert refused.value.field == "round_id"
+    assert casino.balance(player) == Decimal(1000)
+    casino.assert_sound()
+
+
 def test_the_same_request_id_with_other_content_is_a_conflict(casino) -> None:
     player, table = casino.player(), casino.table()
     casino.open(table)

@@ -211,6 +211,12 @@ def test_bets_are_placed_once_per_request_id(casino: WebCasino, table: int, alic
     ({"ante": "501"}, 422, "ante"),
     ({"ante": "10", "bonus": "101"}, 422, "bonus"),
     ({"ante": "300"}, 422, "balance"),  # 4 × 300 must be covered (R2.3-R2.5)
+    ({"ante": "10", "round_id": "1"}, 400, "round_id"),
+    ({"ante": "10", "round_id": True}, 400, "round_id"),
+    ({"ante": "10", "round_id": 1.0}, 400, "round_id"),
+    ({"ante": "10", "round_id": 0}, 400, "round_id"),
+    ({"ante": "10", "round_id": 2**31}, 400, "round_id"),  # above any id the database holds
+    ({"ante": "10", "round_id": 2**31 - 1}, 409, "round_id"),  # not the round taking bets (R2.1)
 ])
 def test_bad_bets_are_refused_and_change_nothing(table: int, alice, bets, status: int, field: str) -> None:
     response = alice.post(f"/api/tables/{table}/bets", {**bets, "request_id": "r"})
@@ -231,6 +237,13 @@ def test_a_request_id_reused_for_other_bets_is_409(table: int, alice) -> None:
     assert alice.post(f"/api/tables/{table}/bets", {"ante": "10", "request_id": "same"}).status_code == 201
     response = alice.post(f"/api/tables/{table}/bets", {"ante": "20", "request_id": "same"})
     assert response.status_code == 409 and error_of(response)["field"] == "request_id"
+
+
+def test_bets_name_the_round_they_are_for(table: int, alice) -> None:
+    """R2.1: the round the page shows taking bets; its id is in the table's state."""
+    round_id = alice.get(f"/api/tables/{table}").get_json()["round"]["round_id"]
+    response = alice.post(f"/api/tables/{table}/bets", {"ante": "10", "round_id": round_id, "request_id": "r"})
+    assert response.status_code == 201 and response.get_json()["round_id"] == round_id
 
 
 def test_betting_closed_is_409(casino: WebCasino, clock, table: int, alice) -> None:

@@ -1,5 +1,5 @@
 """The OpenAPI document and the server agree on every limit (issue 10): each request-body limit the
-document states (required, type, length, pattern, enum) is read from the document and sent just
+document states (required, type, length, pattern, enum, range) is read from the document and sent just
 outside it, which the server refuses naming the field; values just inside are not refused for it.
 Path ids and the page number are checked at their bounds the same way."""
 
@@ -26,7 +26,7 @@ VALID = {
 #: values just inside a limit the document states as a pattern, which no length rule finds
 INSIDE = {"username": ["abc", "a" * 32], "ante": ["1", "9" * 13 + "." + "9" * 8], "bonus": ["0", "0.00000001"],
           "currency": ["USD"]}
-WRONG_TYPE = {"string": 7, "boolean": "yes"}
+WRONG_TYPE = {"string": 7, "boolean": "yes", "integer": "7"}
 
 
 def _resolve(schema: dict[str, Any]) -> dict[str, Any]:
@@ -47,6 +47,8 @@ def _outside(prop: dict[str, Any]) -> list[Any]:
                    if not re.search(prop["pattern"], value)]
     if "enum" in prop:
         values.append("jump")
+    if "minimum" in prop:
+        values += [prop["minimum"] - 1, prop["maximum"] + 1, True, 1.5]
     return values
 
 
@@ -56,6 +58,8 @@ def _inside(name: str, prop: dict[str, Any]) -> list[Any]:
     values: list[Any] = [*prop.get("enum", [])] or ([True, False] if prop["type"] == "boolean" else [])
     if "maxLength" in prop:
         values += ["a" * prop.get("minLength", 1), "a" * prop["maxLength"]]
+    if "minimum" in prop:
+        values += [prop["minimum"], prop["maximum"]]
     return values
 
 
