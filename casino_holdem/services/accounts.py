@@ -81,18 +81,38 @@ def login(username: str, password: str, address: str, *, now: dt.datetime | None
     return logins.attempt(sessions.PLAYER, username, password, address, _lookup, now=now)
 
 
-@transactional
-def change_password(player_id: int, current: str, new: str) -> None:
+def change_password(player_id: int, current: str, new: str, address: str, *, now: dt.datetime | None = None) -> None:
     """Set a new password (the current one must be right) and end every session of the player,
-    so a stolen cookie dies with the old password (issue 10)."""
-    row = queries.get(Player, player_id)
-    if not logins.matches(row.password_hash, current):
-        raise logins.WrongPassword("current_password: wrong password", "current_password")
+    so a stolen cookie dies with the old password (issue 10).
+
+    The current password is checked like a login's, against the same limits per username and
+    address and per address (:data:`.logins.PASSWORD_CHANGE`), so a stolen cookie cannot be used
+    to guess it: :class:`TooManyAttempts` while a limit holds. The new password is hashed outside
+    any transaction, and set only if the password checked is still the stored one."""
     if not isinstance(new, str) or len(new) < MIN_PASSWORD:
         raise Unprocessable(f"password: at least {MIN_PASSWORD} characters", "password")
-    row.password_hash = logins.hash_password(new)
-    sessions.revoke_all(sessions.PLAYER, player_id)
-    audit.record(audit.player_actor(player_id), "password_changed", player_id=player_id)
+    own, stored = _own(player_id)
+    confirmed = logins.attempt(sessions.PLAYER, own.username, current, address, lambda _name: (own, stored),
+                               now=now, check=logins.PASSWORD_CHANGE)
+    if confirmed is None:
+        raise logins.WrongPassword("current_password: wrong password", "current_password")
+    _replace_password(player_id, stored, logins.hash_password(new), now)
+
+
+@transactional
+def _own(player_id: int) -> tuple[wallet.PlayerView, str]:
+    row = queries.get(Player, player_id)
+    return wallet.player_view(row), row.password_hash
+
+
+@transactional
+def _replace_password(player_id: int, checked: str, hashed: str, now: dt.datetime | None) -> None:
+    row = queries.lock(Player, player_id)
+    if row.password_hash != checked:  # changed meanwhile (another device): the password confirmed is not it
+        raise logins.WrongPassword("current_password: wrong password", "current_password")
+    row.password_hash = hashed
+    sessions.revoke_all(sessions.PLAYER, player_id, now=now)
+    audit.record(audit.player_actor(player_id), "password_changed", player_id=player_id, now=now)
 
 
 @transactional

@@ -13,6 +13,10 @@ it. Two keys are counted:
 
 A success gives its attempt back (the username's counter is cleared, the address's decremented),
 so only failures use up a limit. Failures are also kept in the audit log (``login_failed``).
+
+A player's current password, asked to confirm a change of password, is a password check like a
+login's (:data:`PASSWORD_CHANGE`): it counts against the same limits, so a stolen session cookie
+cannot be used to guess the password behind it (its failures are ``password_change_failed``).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TypeVar
 
 from sqlalchemy import case, delete, literal, update
@@ -42,13 +47,26 @@ MAX_NAME = 64
 _NOBODY = generate_password_hash("nobody")
 
 
+@dataclass(frozen=True, slots=True)
+class Check:
+    """What a password check confirms: its name (in refusals, and ``<name>_failed`` in the audit
+    log) and the field a refusal names."""
+
+    name: str
+    field: str
+
+
+LOGIN = Check("login", "password")
+PASSWORD_CHANGE = Check("password_change", "current_password")
+
+
 class TooManyAttempts(ServiceError):
-    """Too many failed logins; ``retry_after`` is the number of seconds until the next try."""
+    """Too many failed password checks; ``retry_after`` is the number of seconds until the next try."""
 
     status = 429
 
-    def __init__(self, retry_after: int) -> None:
-        super().__init__(f"login: too many failed attempts; try again in {retry_after} s", "password")
+    def __init__(self, retry_after: int, check: Check = LOGIN) -> None:
+        super().__init__(f"{check.name}: too many failed attempts; try again in {retry_after} s", check.field)
         self.retry_after = retry_after
 
 
@@ -86,39 +104,41 @@ def _bump(key: str, moment: dt.datetime) -> tuple[int, dt.datetime]:
 
 
 @transactional
-def _reserve(kind: str, username: str, address: str, moment: dt.datetime) -> None:
+def _reserve(kind: str, username: str, address: str, moment: dt.datetime, check: Check) -> None:
     """Take one attempt from both limits, or raise :class:`TooManyAttempts` (rolling the bumps back)."""
     for key, limit in zip(_keys(kind, username, address), (ADDRESS_LIMIT, USER_LIMIT), strict=True):
         count, start = _bump(key, moment)
         if count > limit:
-            raise TooManyAttempts(max(1, math.ceil((start + WINDOW - moment).total_seconds())))
+            raise TooManyAttempts(max(1, math.ceil((start + WINDOW - moment).total_seconds())), check)
 
 
 @transactional
-def _settle(kind: str, username: str, address: str, succeeded: bool, moment: dt.datetime) -> None:
+def _settle(kind: str, username: str, address: str, succeeded: bool, moment: dt.datetime, check: Check) -> None:
     address_key, user_key = _keys(kind, username, address)
     if succeeded:
         db.session.execute(delete(LoginCounter).where(LoginCounter.key == user_key))
         db.session.execute(update(LoginCounter).where(LoginCounter.key == address_key, LoginCounter.count > 0)
                            .values(count=LoginCounter.count - 1))
     else:
-        audit.record(audit.SYSTEM, "login_failed", now=moment, kind=kind, username=username, address=address)
+        audit.record(audit.SYSTEM, f"{check.name}_failed", now=moment, kind=kind, username=username, address=address)
 
 
 def attempt(kind: str, username: str, password: str, address: str,
-            lookup: Callable[[str], tuple[T | None, str | None]], *, now: dt.datetime | None = None) -> T | None:
+            lookup: Callable[[str], tuple[T | None, str | None]], *, now: dt.datetime | None = None,
+            check: Check = LOGIN) -> T | None:
     """The account when ``password`` is right, else None (recorded as a failure).
 
     ``lookup(username)`` returns the account if it may sign in, and the stored hash of the name
     (None when there is no such name). The hash is checked outside any transaction, after the
     limits took this attempt, so no lock is held while hashing. Raises :class:`TooManyAttempts`
-    while a limit holds, without checking the password.
+    while a limit holds, without checking the password. ``check`` says what the password confirms
+    (a login, or a change of password): the limits are the same, the refusals name its field.
     """
     moment = clock(now)
     if not 1 <= len(username) <= MAX_NAME:
         return None  # no account has such a name; not recorded, so the audit log cannot be flooded
-    _reserve(kind, username, address, moment)
+    _reserve(kind, username, address, moment, check)
     account, stored = lookup(username)
     found = account if matches(stored or _NOBODY, password) and stored else None
-    _settle(kind, username, address, found is not None, moment)
+    _settle(kind, username, address, found is not None, moment, check)
     return found

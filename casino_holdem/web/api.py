@@ -119,12 +119,14 @@ def me() -> Response:
 @bp.post("/me/password")
 @login_required
 def change_password() -> Response:
-    """A new password (the current one confirms it). Every session of the player ends, so each copy
-    of a stolen cookie dies with the old password; this browser gets a fresh session at once."""
+    """A new password (the current one confirms it, under the login limits: 429 with Retry-After
+    beyond them). Every session of the player ends, so each copy of a stolen cookie dies with the
+    old password; this browser gets a fresh session at once."""
     data = _body()
     player = current_player()
     assert player is not None  # login_required
-    accounts.change_password(player.id, _text(data, "current_password"), _text(data, "password"))
+    accounts.change_password(player.id, _text(data, "current_password"), _text(data, "password"),
+                             request.remote_addr or "")
     log_in(player)
     return _session_json()
 

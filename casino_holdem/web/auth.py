@@ -6,6 +6,7 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from ..services import accounts
+from ..services.accounts import TooManyAttempts
 from ..services.errors import ServiceError
 from .security import current_player, form_login, log_in, log_out, login_required, next_page
 
@@ -61,21 +62,25 @@ def account() -> str:
 
 @bp.post("/account/password")
 @login_required
-def change_password() -> Response | tuple[str, int]:
+def change_password() -> Response | tuple[str, int, dict[str, str]]:
     """A new password, the current one confirming it and the new one typed twice. Every session of
     the player ends (a copy of a stolen cookie dies with the old password); this browser goes on
     with a fresh session at once. A refusal names the field: ``current_password`` (401),
-    ``password`` (422, too short), ``password_again`` (422, the two differ)."""
+    ``password`` (422, too short), ``password_again`` (422, the two differ); beyond the login
+    limits, ``attempts`` (429 with Retry-After: the current password is not checked)."""
     player = current_player()
     assert player is not None  # login_required
     current, new, again = (request.form.get(name, "") for name in ("current_password", "password", "password_again"))
-    field, status = "password_again", 422
+    field, status, headers = "password_again", 422, {}
     if new == again:
         try:
-            accounts.change_password(player.id, current, new)
+            accounts.change_password(player.id, current, new, request.remote_addr or "")
+        except TooManyAttempts as refused:
+            field, status, headers = "attempts", refused.status, {"Retry-After": str(refused.retry_after)}
         except ServiceError as refused:
             field, status = refused.field or "password", refused.status
         else:
             log_in(player)
             return redirect(url_for("auth.account", changed="password"))
-    return render_template("account.html", error=field, changed=False, min_password=accounts.MIN_PASSWORD), status
+    page = render_template("account.html", error=field, changed=False, min_password=accounts.MIN_PASSWORD)
+    return page, status, headers

@@ -7,9 +7,10 @@ import datetime as dt
 import threading
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import select, text
 from sqlalchemy.exc import IntegrityError
 
+from casino_holdem.models import AuditEntry
 from casino_holdem.services import accounts, logins, operators, sessions
 from casino_holdem.services.errors import Conflict
 from support.casino import PASSWORD
@@ -101,8 +102,43 @@ def test_a_password_change_ends_every_session_of_the_player(db, casino) -> None:
     player = casino.funded_player("alice", "USD", "0")
     tokens = [sessions.start(sessions.PLAYER, player) for _ in range(2)]
     with pytest.raises(logins.WrongPassword):
-        accounts.change_password(player, "not it", "a new password")
+        accounts.change_password(player, "not it", "a new password", "10.0.0.1")
     assert all(sessions.resolve(token) for token in tokens)
-    accounts.change_password(player, PASSWORD, "a new password")
+    accounts.change_password(player, PASSWORD, "a new password", "10.0.0.1")
     assert [sessions.resolve(token) for token in tokens] == [None, None]
     assert accounts.login("alice", "a new password", "10.0.0.1") is not None
+
+
+def test_the_current_password_of_a_change_counts_against_the_login_limits(db, casino, checks) -> None:
+    """A stolen cookie cannot be used to guess the password behind it: the current password of a
+    change is checked under the login limits, shared with logins from that address (issue 10)."""
+    player = casino.funded_player("alice", "USD", "0")
+    for number in range(logins.USER_LIMIT):
+        with pytest.raises(logins.WrongPassword):
+            accounts.change_password(player, f"guess{number}", "a new password", "10.0.0.9")
+    with pytest.raises(logins.TooManyAttempts) as refused:
+        accounts.change_password(player, PASSWORD, "a new password", "10.0.0.9")
+    assert refused.value.field == "current_password" and refused.value.retry_after > 0
+    with pytest.raises(logins.TooManyAttempts):
+        accounts.login("alice", PASSWORD, "10.0.0.9")  # the same limit as a login from there
+    assert len(checks) == logins.USER_LIMIT  # refused without hashing
+    assert accounts.login("alice", PASSWORD, "10.0.0.1") is not None  # elsewhere the player is not locked out
+    failures = db.session.scalars(select(AuditEntry).where(AuditEntry.action == "password_change_failed")).all()
+    assert len(failures) == logins.USER_LIMIT
+
+
+def test_a_password_checked_before_another_device_changed_it_changes_nothing(db, casino, monkeypatch) -> None:
+    """Two changes confirmed by the same old password at once: the second finds the password it
+    checked replaced, and is refused as a wrong current password."""
+    player = casino.funded_player("alice", "USD", "0")
+    real = logins.hash_password
+
+    def meanwhile(password: str) -> str:
+        monkeypatch.setattr(logins, "hash_password", real)
+        accounts.change_password(player, PASSWORD, "changed elsewhere", "10.0.0.2")
+        return real(password)
+
+    monkeypatch.setattr(logins, "hash_password", meanwhile)
+    with pytest.raises(logins.WrongPassword):
+        accounts.change_password(player, PASSWORD, "changed here", "10.0.0.1")
+    assert accounts.login("alice", "changed elsewhere", "10.0.0.1") is not None

@@ -16,7 +16,7 @@ from test_pages import embedded_state
 from casino_holdem.core.incidents import NOTICES, Effect
 from casino_holdem.core.settlement import Result
 from casino_holdem.models import Player
-from casino_holdem.services import tables
+from casino_holdem.services import accounts, logins, tables
 from casino_holdem.web.i18n import TRANSLATIONS
 from support.app import quick_password_hashes
 from support.casino import PASSWORD, RiggedCasino
@@ -162,6 +162,17 @@ def test_a_player_changes_their_password_on_the_account_page(casino: WebCasino) 
     assert elsewhere.get("/api/me").status_code == 401 and elsewhere.get("/").status_code == 302
     assert casino.client().login("somchai").status_code == 401
     assert casino.client().login("somchai", "new secret").status_code == 200
+
+
+def test_the_account_page_stops_guesses_of_the_current_password_at_the_login_limit(casino: WebCasino) -> None:
+    casino.player("somchai")
+    here = casino.client("somchai")
+    for number in range(logins.USER_LIMIT):
+        assert change_password(here, f"guess{number}", "new secret").status_code == 401
+    refused = change_password(here, PASSWORD, "new secret")
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
+    assert "Too many wrong passwords: try again in a few minutes." in refused.get_data(as_text=True)
+    assert accounts.login("somchai", PASSWORD, "10.0.0.2") is not None  # nothing changed (another address)
 
 
 def test_the_account_page_in_thai(casino: WebCasino) -> None:

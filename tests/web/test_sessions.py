@@ -7,7 +7,7 @@ import datetime as dt
 
 import pytest
 
-from casino_holdem.services import accounts, sessions
+from casino_holdem.services import accounts, logins, sessions
 from support.casino import PASSWORD
 from support.web import Client, WebCasino
 
@@ -44,7 +44,7 @@ def test_logging_out_ends_every_copy_of_the_cookie(casino: WebCasino) -> None:
 def test_a_password_change_ends_every_session_of_the_player(casino: WebCasino) -> None:
     alice = casino.player("alice")
     phone, laptop = casino.client("alice"), casino.client("alice")
-    accounts.change_password(alice, PASSWORD, "a brand new one")
+    accounts.change_password(alice, PASSWORD, "a brand new one", "10.0.0.1")
     assert phone.get("/api/me").status_code == 401 and laptop.get("/api/me").status_code == 401
     assert casino.client().login("alice", "a brand new one").status_code == 200
 
@@ -72,6 +72,19 @@ def test_a_refused_password_change_changes_nothing(casino: WebCasino, body: dict
     assert (refused.status_code, refused.get_json()["error"]["field"]) == (status, field)
     assert client.get("/api/me").status_code == 200
     assert casino.client().login("alice", PASSWORD).status_code == 200
+
+
+def test_guessing_the_current_password_through_a_session_is_stopped_at_the_login_limit(casino: WebCasino) -> None:
+    """A stolen cookie cannot guess the password behind it (issue 10): 429 with Retry-After."""
+    casino.player("alice")
+    client = casino.client("alice")
+    for number in range(logins.USER_LIMIT):
+        wrong = client.post("/api/me/password", {"current_password": f"guess{number}", "password": "a brand new one"})
+        assert wrong.status_code == 401
+    refused = client.post("/api/me/password", {"current_password": PASSWORD, "password": "a brand new one"})
+    assert refused.status_code == 429 and refused.get_json()["error"]["field"] == "current_password"
+    assert int(refused.headers["Retry-After"]) > 0
+    assert client.get("/api/me").status_code == 200
 
 
 def test_a_player_session_ends_after_twelve_idle_hours_and_lives_while_used(casino: WebCasino, clock) -> None:
