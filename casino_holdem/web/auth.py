@@ -18,16 +18,17 @@ def _next_page() -> str:
 
 
 @bp.route("/login", methods=["GET", "POST"])
-def login() -> Response | str | tuple[str, int]:
+def login() -> Response | str | tuple[str, int, dict[str, str]]:
     if request.method == "GET" and current_player() is not None:
         return redirect(_next_page())
-    message, status = None, 200
+    refusal = None
     if request.method == "POST":
-        signed_in, message, status = form_login(accounts.login, log_in)
-        if signed_in:
+        refusal = form_login(accounts.login, log_in)
+        if refusal is None:
             return redirect(_next_page())
-    return render_template("login.html", message=message, demo=accounts.demo_logins(),
-                           next_page=request.values.get("next", "")), status
+    return (render_template("login.html", refusal=refusal, demo=accounts.demo_logins(),
+                            next_page=request.values.get("next", "")),
+            refusal.status if refusal else 200, refusal.headers if refusal else {})
 
 
 @bp.route("/register", methods=["GET", "POST"])
@@ -42,8 +43,8 @@ def register() -> Response | str | tuple[str, int]:
         else:
             log_in(player)
             return redirect(url_for("lobby.lobby"))
-    return render_template("register.html", error=error, currencies=accounts.currencies(),
-                           form=request.form), (error.status if error else 200)
+    return render_template("register.html", error=error, currencies=accounts.currencies(), form=request.form,
+                           min_password=accounts.MIN_PASSWORD), (error.status if error else 200)
 
 
 @bp.post("/logout")

@@ -81,15 +81,16 @@ def _next_page() -> str:
 
 
 @bp.route("/operator/login", methods=["GET", "POST"])
-def login() -> Response | str | tuple[str, int]:
+def login() -> Response | str | tuple[str, int, dict[str, str]]:
     if request.method == "GET" and current_operator() is not None:
         return redirect(_next_page())
-    message, status = None, 200
+    refusal = None
     if request.method == "POST":
-        signed_in, message, status = form_login(operators.login, log_in_operator)
-        if signed_in:
+        refusal = form_login(operators.login, log_in_operator)
+        if refusal is None:
             return redirect(_next_page())
-    return render_template("operator_login.html", message=message, next_page=request.values.get("next", "")), status
+    return (render_template("operator_login.html", refusal=refusal, next_page=request.values.get("next", "")),
+            refusal.status if refusal else 200, refusal.headers if refusal else {})
 
 
 @bp.post("/operator/logout")

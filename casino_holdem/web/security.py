@@ -18,6 +18,7 @@ import functools
 import hmac
 import secrets
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, ParamSpec, TypeVar
 
@@ -193,17 +194,30 @@ def next_page(prefix: str, default: str) -> str:
     return target if local else default
 
 
-def form_login(check: Callable[[str, str, str], A | None], start: Callable[[A], None]) -> tuple[bool, str | None, int]:
-    """A login form's POST, for players and operators alike: (signed in, message, status). The
-    form's page shows the message with the status (401 wrong password, 429 too many attempts)."""
+@dataclass(frozen=True, slots=True)
+class FormRefusal:
+    """Why a login form's POST was refused, for its page to word in its own language: ``problem``
+    is "wrong" (401) or "attempts" (429, ``retry_after`` seconds, also sent as Retry-After)."""
+
+    problem: str
+    status: int
+    retry_after: int | None = None
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {} if self.retry_after is None else {"Retry-After": str(self.retry_after)}
+
+
+def form_login(check: Callable[[str, str, str], A | None], start: Callable[[A], None]) -> FormRefusal | None:
+    """A login form's POST, for players and operators alike: None once signed in, else why not."""
     try:
         account = check(request.form.get("username", ""), request.form.get("password", ""), request.remote_addr or "")
     except TooManyAttempts as error:
-        return False, error.message, error.status
+        return FormRefusal("attempts", error.status, error.retry_after)
     if account is None:
-        return False, "Wrong username or password.", 401
+        return FormRefusal("wrong", 401)
     start(account)
-    return True, None, 200
+    return None
 
 
 def wants_json() -> bool:

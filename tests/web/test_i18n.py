@@ -40,6 +40,30 @@ def test_the_table_page_in_the_players_language(casino: WebCasino, language: str
     assert (messages == {}) == (language == "en") and catalogue.cache_control.max_age == 3600
 
 
+#: what the login and register pages say in English: none of it may be left on a translated page
+ENGLISH_ON_THE_DOOR = ("Log in", "Username", "Password", "Create an account", "Have an account?", "New here?",
+                       "Account currency", "Wrong username or password.", "That username is taken.")
+
+
+@pytest.mark.parametrize(("language", "words"), [("th", ("เข้าสู่ระบบ", "ชื่อผู้ใช้", "ชื่อผู้ใช้นี้มีผู้ใช้แล้ว")),
+                                                 ("zh", ("登录", "用户名", "该用户名已被占用。"))])
+def test_the_login_and_register_pages_in_the_browsers_language(casino: WebCasino, language: str,
+                                                               words: tuple[str, ...]) -> None:
+    """A visitor who is not logged in yet reads the door in their browser's language (issue 13)."""
+    casino.player("somchai")
+    client = casino.client()
+    token = client.refresh_token()
+    asked = {"Accept-Language": language}
+    wrong = client.http.post("/login", data={"username": "somchai", "password": "nope", "csrf_token": token},
+                             headers=asked)
+    taken = client.http.post("/register", data={"username": "somchai", "password": "long enough",
+                                                "currency": "USD", "csrf_token": token}, headers=asked)
+    assert (wrong.status_code, taken.status_code) == (401, 409)
+    html = wrong.get_data(as_text=True) + taken.get_data(as_text=True)
+    assert f'<html lang="{language}">' in html and all(word in html for word in words)
+    assert [text for text in ENGLISH_ON_THE_DOOR if text in html] == []
+
+
 def test_the_scripts_catalogue_of_an_unknown_language_is_404(casino: WebCasino) -> None:
     assert casino.client().get("/i18n/xx.json").status_code == 404
 

@@ -71,7 +71,7 @@ def test_the_login_page_rate_limits_with_a_429_page(casino: WebCasino, clock) ->
     for _ in range(5):
         client.http.post("/login", data={"username": "alice", "password": "x", "csrf_token": token})
     response = client.http.post("/login", data={"username": "alice", "password": PASSWORD, "csrf_token": token})
-    assert response.status_code == 429 and "too many failed attempts" in response.get_data(as_text=True)
+    assert response.status_code == 429 and "Too many failed attempts: try again in" in response.get_data(as_text=True)
 
 
 def test_demo_mode_lists_the_demo_players_and_registration_gets_demo_money(app, casino: WebCasino) -> None:
@@ -92,13 +92,23 @@ def test_demo_mode_lists_the_demo_players_and_registration_gets_demo_money(app, 
     assert client.get("/api/me").get_json()["balance"]["balance"] == "1000000"  # 10,000 × JPY 100 (R6)
 
 
-def test_registration_errors_are_shown_on_the_form(casino: WebCasino) -> None:
+@pytest.mark.parametrize(("form", "status", "words"), [
+    ({"username": "ab"}, 422, "A username has 3 to 32 letters, digits"),
+    ({"username": "ALICE"}, 409, "That username is taken."),  # whatever its case
+    ({"password": "short"}, 422, "A password needs at least 8 characters."),
+    ({"currency": "XXX"}, 422, "Choose one of the currencies offered."),
+])
+def test_registration_errors_are_shown_on_the_form(casino: WebCasino, form: dict[str, str], status: int,
+                                                   words: str) -> None:
+    casino.player("alice")
     client = casino.client()
     page = client.get("/register").get_data(as_text=True)
     assert '<option value="KRW"' in page
-    response = client.http.post("/register", data={"username": "ab", "password": "long enough", "currency": "USD",
-                                                   "csrf_token": form_token(client)})
-    assert response.status_code == 422 and 'aria-invalid="true"' in response.get_data(as_text=True)
+    response = client.http.post("/register", data={"username": "newbie", "password": "long enough", "currency": "USD",
+                                                   **form, "csrf_token": form_token(client)})
+    html = response.get_data(as_text=True)
+    assert response.status_code == status and words in html
+    assert 'aria-invalid="true"' in html or "currency" in form
 
 
 def test_logout_ends_the_session(casino: WebCasino) -> None:
