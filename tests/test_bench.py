@@ -5,7 +5,8 @@ server and a dealer, play through the public API and event streams, and stop wha
 The smoke load meets no error and leaves the ledger sound; the smoke faults (the web server and a
 dealer killed with SIGKILL mid-run) leave no round stuck (R8: every window closes and the round
 goes on), the ledger and pools whole and every settled round replayable. Each run has its own
-generous ceiling: the machine is shared.
+generous ceiling: the machine is shared. ``bench/request_cost.py`` (the CPU and statements of one
+request, beside the driver's floor) runs at three players.
 """
 
 from __future__ import annotations
@@ -76,3 +77,28 @@ def test_faults_smoke_r8_no_round_stuck_and_money_whole_after_kills(bench_databa
         "replay of every settled round identical", "every killed process running again"}
     kills = [fault["what"] for fault in report["faults"] if "pid" in fault]
     assert len(kills) == 2 and kills[1] == "kill -9 a dealer", output
+
+
+def test_the_cost_of_one_request_beside_the_drivers_floor(bench_database: str, tmp_path: Path) -> None:
+    """``bench/request_cost.py``: CPU and statements per endpoint, and the driver's own floor, in one run."""
+    out = tmp_path / "requests.json"
+    result = subprocess.run([sys.executable, str(ROOT / "bench" / "request_cost.py"), "--players", "3",
+                             "--database-url", bench_database, "--json", str(out)],
+                            capture_output=True, text=True, timeout=CEILING, cwd=ROOT, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+    rows = {row["what"]: row for row in json.loads(out.read_text())}
+    assert set(rows) == {"psycopg: SELECT 1", "SQLAlchemy Core: SELECT 1", "GET /api/tables/{id}",
+                         "POST /api/tables/{id}/bets", "POST /api/rounds/{id}/decisions",
+                         "one state build for 3 streams"}
+    assert all(row["cpu_ms"] > 0 for row in rows.values())
+    assert rows["POST /api/tables/{id}/bets"]["statements"] > rows["GET /api/tables/{id}"]["statements"] > 1
+
+
+@pytest.mark.parametrize(("arguments", "field"), [(["--database-url", "sqlite:///x.db"], "--database-url"),
+                                                  (["--database-url", "postgresql://10.1.2.3/x"], "--database-url"),
+                                                  (["--database-url", "postgresql://127.0.0.1/x", "--players", "0"],
+                                                   "--players")])
+def test_the_request_cost_bench_refuses_bad_options_naming_them(arguments: list[str], field: str) -> None:
+    result = subprocess.run([sys.executable, str(ROOT / "bench" / "request_cost.py"), *arguments],
+                            capture_output=True, text=True, timeout=CEILING, cwd=ROOT, check=False)
+    assert result.returncode == 2 and result.stderr.startswith(field), result.stderr
