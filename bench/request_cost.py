@@ -32,7 +32,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from loadlib.options import OptionError, is_loopback, plain_database_url  # noqa: E402
+from loadlib.options import OptionError, check_database_url, plain_database_url  # noqa: E402
 
 #: the floor's repetitions (each a few hundred microseconds)
 FLOOR_REPEATS = 2000
@@ -177,12 +177,7 @@ def main() -> None:
     parser.add_argument("--json", dest="json_path", help="also write the figures as JSON to this file")
     args = parser.parse_args()
     try:
-        from urllib.parse import urlsplit
-
-        if not args.database_url.startswith(("postgresql", "postgres")):
-            raise OptionError("--database-url: a PostgreSQL URL is required (postgresql+psycopg://…)")
-        if not is_loopback(urlsplit(args.database_url).hostname):
-            raise OptionError("--database-url: the database must be on this machine (a loopback address)")
+        check_database_url(args.database_url)
         if not 1 <= args.players <= 500:
             raise OptionError(f"--players: {args.players} is outside 1..500")
     except OptionError as error:

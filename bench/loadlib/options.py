@@ -91,6 +91,14 @@ def plain_database_url(url: str) -> str:
     return f"{'postgresql' if scheme == 'postgres' else scheme}://{rest}"
 
 
+def check_database_url(url: str) -> None:
+    """Refuse a ``--database-url`` that is not PostgreSQL on this machine."""
+    if not url.startswith(("postgresql", "postgres")):
+        raise OptionError("--database-url: a PostgreSQL URL is required (postgresql+psycopg://…)")
+    if not is_loopback(urlsplit(url).hostname):
+        raise OptionError("--database-url: the database must be on this machine (a loopback address)")
+
+
 def resolve(args: argparse.Namespace) -> argparse.Namespace:
     """Fill in defaults (the smoke ones with ``--smoke``) and check every bound and address."""
     base = SMOKE if args.smoke else DEFAULTS
@@ -99,10 +107,7 @@ def resolve(args: argparse.Namespace) -> argparse.Namespace:
             setattr(args, key, value)
     if not args.database_url:
         raise OptionError("--database-url: required (or set CASINO_DATABASE_URL)")
-    if not args.database_url.startswith(("postgresql", "postgres")):
-        raise OptionError("--database-url: a PostgreSQL URL is required (postgresql+psycopg://…)")
-    if not is_loopback(urlsplit(args.database_url).hostname):
-        raise OptionError("--database-url: the database must be on this machine (a loopback address)")
+    check_database_url(args.database_url)
     if args.url and not is_loopback(urlsplit(args.url).hostname):
         raise OptionError("--url: only a server on a loopback address may be measured")
     for key, high in BOUNDS.items():

@@ -95,8 +95,12 @@ def change_password(player_id: int, current: str, new: str, address: str, *, now
     confirmed = logins.attempt(sessions.PLAYER, own.username, current, address, lambda _name: (own, stored),
                                now=now, check=logins.PASSWORD_CHANGE)
     if confirmed is None:
-        raise logins.WrongPassword("current_password: wrong password", "current_password")
+        raise _wrong_current_password()
     _replace_password(player_id, stored, logins.hash_password(new), now)
+
+
+def _wrong_current_password() -> logins.WrongPassword:
+    return logins.WrongPassword("current_password: wrong password", "current_password")
 
 
 @transactional
@@ -109,7 +113,7 @@ def _own(player_id: int) -> tuple[wallet.PlayerView, str]:
 def _replace_password(player_id: int, checked: str, hashed: str, now: dt.datetime | None) -> None:
     row = queries.lock(Player, player_id)
     if row.password_hash != checked:  # changed meanwhile (another device): the password confirmed is not it
-        raise logins.WrongPassword("current_password: wrong password", "current_password")
+        raise _wrong_current_password()
     row.password_hash = hashed
     sessions.revoke_all(sessions.PLAYER, player_id, now=now)
     audit.record(audit.player_actor(player_id), "password_changed", player_id=player_id, now=now)

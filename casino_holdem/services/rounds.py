@@ -116,9 +116,9 @@ def place_bets(player_id: int, table_id: int, ante: Decimal | str | int, bonus: 
     Idempotent by ``request_id``: a retry returns the first receipt and never debits twice; the
     same id with different content is a conflict. ``round_id`` names the round the player saw
     taking bets: bets that arrive once that round's betting is over are refused, never placed on
-    the next round (R2.1, R8; a player bets on the round in front of them). The balance must cover the bets *and* the
-    Flop bet and later bets (4 × Ante in all, R2.3-R2.5) on top of what the player's other open
-    rounds reserve, so a player never goes negative mid-round. The Progressive contribution
+    the next round (R2.1, R8; a player bets on the round in front of them). The balance must
+    cover the bets *and* the Flop bet and later bets (4 × Ante in all, R2.3-R2.5) on top of what
+    the player's other open rounds reserve, so a player never goes negative mid-round. The Progressive contribution
     goes into the pool at once (R5: contribution × 1 base unit, whatever the currency, R6)."""
     moment = clock(now)
     if not request_id or len(request_id) > MAX_REQUEST_ID:

@@ -8,7 +8,16 @@ from werkzeug.wrappers import Response
 from ..services import accounts
 from ..services.accounts import TooManyAttempts
 from ..services.errors import ServiceError
-from .security import current_player, form_login, log_in, log_out, login_required, next_page
+from .security import (
+    current_player,
+    form_login,
+    log_in,
+    log_out,
+    login_form_page,
+    login_required,
+    next_page,
+    retry_after_header,
+)
 
 bp = Blueprint("auth", __name__)
 
@@ -26,9 +35,7 @@ def login() -> Response | str | tuple[str, int, dict[str, str]]:
         refusal = form_login(accounts.login, log_in)
         if refusal is None:
             return redirect(_next_page())
-    return (render_template("login.html", refusal=refusal, demo=accounts.demo_logins(),
-                            next_page=request.values.get("next", "")),
-            refusal.status if refusal else 200, refusal.headers if refusal else {})
+    return login_form_page("login.html", refusal, demo=accounts.demo_logins(), next_page=request.values.get("next", ""))
 
 
 @bp.route("/register", methods=["GET", "POST"])
@@ -77,7 +84,7 @@ def change_password() -> Response | tuple[str, int, dict[str, str]]:
         try:
             accounts.change_password(player.id, current, new, request.remote_addr or "")
         except TooManyAttempts as refused:
-            field, status, headers = "attempts", refused.status, {"Retry-After": str(refused.retry_after)}
+            field, status, headers = "attempts", refused.status, retry_after_header(refused.retry_after)
         except ServiceError as refused:
             field, status = refused.field or "password", refused.status
         else:

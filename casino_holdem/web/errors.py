@@ -18,7 +18,7 @@ from werkzeug.exceptions import HTTPException
 
 from ..services.accounts import TooManyAttempts
 from ..services.errors import ServiceError
-from .security import forget_session_for_this_request, wants_json
+from .security import forget_session_for_this_request, retry_after_header, wants_json
 
 CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "method_not_allowed",
          409: "conflict", 413: "payload_too_large", 415: "unsupported_media_type", 422: "unprocessable",
@@ -46,7 +46,7 @@ def _service_error(error: ServiceError) -> tuple[Response | str, int]:
 
 def _too_many(error: TooManyAttempts) -> tuple[Response | str, int, dict[str, str]]:
     body, status = _service_error(error)
-    return body, status, {"Retry-After": str(error.retry_after)}
+    return body, status, retry_after_header(error.retry_after)
 
 
 def _outage(error: Exception) -> tuple[Response | str, int, dict[str, str]]:

@@ -29,6 +29,7 @@ from .security import (
     form_login,
     log_in_operator,
     log_out,
+    login_form_page,
     next_page,
     wants_json,
 )
@@ -89,8 +90,7 @@ def login() -> Response | str | tuple[str, int, dict[str, str]]:
         refusal = form_login(operators.login, log_in_operator)
         if refusal is None:
             return redirect(_next_page())
-    return (render_template("operator_login.html", refusal=refusal, next_page=request.values.get("next", "")),
-            refusal.status if refusal else 200, refusal.headers if refusal else {})
+    return login_form_page("operator_login.html", refusal, next_page=request.values.get("next", ""))
 
 
 @bp.post("/operator/logout")

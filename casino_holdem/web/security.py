@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, ParamSpec, TypeVar
 
-from flask import Flask, g, redirect, request, session, url_for
+from flask import Flask, g, redirect, render_template, request, session, url_for
 from werkzeug.exceptions import Forbidden, Unauthorized
 
 from ..services import accounts, operators, sessions
@@ -194,6 +194,11 @@ def next_page(prefix: str, default: str) -> str:
     return target if local else default
 
 
+def retry_after_header(seconds: int | None) -> dict[str, str]:
+    """The ``Retry-After`` header of a refusal a later try may pass (none when no wait is known)."""
+    return {} if seconds is None else {"Retry-After": str(seconds)}
+
+
 @dataclass(frozen=True, slots=True)
 class FormRefusal:
     """Why a login form's POST was refused, for its page to word in its own language: ``problem``
@@ -203,9 +208,11 @@ class FormRefusal:
     status: int
     retry_after: int | None = None
 
-    @property
-    def headers(self) -> dict[str, str]:
-        return {} if self.retry_after is None else {"Retry-After": str(self.retry_after)}
+
+def login_form_page(template: str, refusal: FormRefusal | None, **context: Any) -> tuple[str, int, dict[str, str]]:
+    """A login form's page, with why its POST was refused (the refusal's status and Retry-After)."""
+    page = render_template(template, refusal=refusal, **context)
+    return (page, 200, {}) if refusal is None else (page, refusal.status, retry_after_header(refusal.retry_after))
 
 
 def form_login(check: Callable[[str, str, str], A | None], start: Callable[[A], None]) -> FormRefusal | None:
