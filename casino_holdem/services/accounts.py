@@ -15,11 +15,11 @@ from sqlalchemy import func, select
 
 from .. import paytable_files
 from ..extensions import db
-from ..models import GameTable, Player
+from ..models import AuthSession, GameTable, Player
 from . import audit, demo, logins, queries, sessions, wallet
 from .errors import Unprocessable
 from .logins import TooManyAttempts
-from .transaction import transactional
+from .transaction import clock, transactional
 
 __all__ = ["DEMO_DEPOSIT", "MIN_PASSWORD", "USERNAME", "TooManyAttempts", "change_password", "currencies",
            "demo_logins", "login", "player", "register"]
@@ -128,9 +128,14 @@ def player(player_id: int) -> wallet.PlayerView:
 @transactional
 def session_player(token: str) -> tuple[sessions.Principal | None, wallet.PlayerView | None]:
     """Whose live session ``token`` is, and the player behind it when it is a player's (a removed
-    player is None): in one transaction, since every API request asks both (issue 10)."""
-    principal = sessions.resolve(token)
-    if principal is None or principal.kind != sessions.PLAYER:
+    player is None): one read of both, since every API request asks both (issue 10)."""
+    stored = sessions.digest(token)
+    row = db.session.execute(
+        select(*sessions.LIVENESS, Player.id.label("player_id"), Player.username, Player.currency, Player.is_bot,
+               Player.language)
+        .outerjoin(Player, (AuthSession.kind == sessions.PLAYER) & (Player.id == AuthSession.principal_id))
+        .where(AuthSession.id == stored)).first()
+    principal = sessions.keep_alive([] if row is None else [row], clock(None)).get(stored)
+    if principal is None or principal.kind != sessions.PLAYER or row is None or row.player_id is None:
         return principal, None
-    found = db.session.get(Player, principal.id)
-    return principal, None if found is None else wallet.player_view(found)
+    return principal, wallet.PlayerView(row.player_id, row.username, row.currency, row.is_bot, row.language)

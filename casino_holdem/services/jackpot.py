@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from sqlalchemy import select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.orm.attributes import set_committed_value
 
 from .. import paytable_files
@@ -79,9 +79,10 @@ def pool_legs(pool: JackpotPool, base_delta: Decimal, counterpart: LedgerAccount
 
 def move(pool: JackpotPool, kind: str, entries: Sequence[Entry], movements: Sequence[Movement], *,
          actor: str, round_id: int | None = None, reason: str | None = None,
-         idempotency_key: str | None = None) -> LedgerTransaction:
+         idempotency_key: str | None = None) -> int:
     """Post ``entries`` and record ``movements`` on a locked pool in one go; the pool account's
-    legs must add up to the movements (one amount, two records, never apart)."""
+    legs must add up to the movements (one amount, two records, never apart). Returns the ledger
+    transaction's id."""
     account = pool_account(pool.id)
     on_account = sum((e.amount for e in entries if e.account.id == account.id), ZERO)
     moved = sum((m.amount for m in movements), ZERO)
@@ -96,12 +97,13 @@ def move(pool: JackpotPool, kind: str, entries: Sequence[Entry], movements: Sequ
     set_committed_value(pool, "amount", amount)
     if amount < 0:
         raise RuntimeError(f"pool {pool.id} would go below zero (R5)")
-    transaction = post(kind, entries, round_id=round_id, idempotency_key=idempotency_key)
-    db.session.add_all(PoolMovement(pool_id=pool.id, kind=m.kind.value, amount=m.amount, round_id=round_id,
-                                    bet_id=m.bet_id, transaction_id=transaction.id, actor=actor, reason=reason)
-                       for m in movements)
-    db.session.flush()
-    return transaction
+    transaction_id = post(kind, entries, round_id=round_id, idempotency_key=idempotency_key)
+    if movements:  # an empty list would insert one row of defaults
+        db.session.execute(insert(PoolMovement.__table__), [
+            {"pool_id": pool.id, "kind": m.kind.value, "amount": m.amount, "round_id": round_id, "bet_id": m.bet_id,
+             "transaction_id": transaction_id, "actor": actor, "reason": reason}
+            for m in movements])
+    return transaction_id
 
 
 #: the house account on the other side of each house-funded pool movement
@@ -109,7 +111,7 @@ HOUSE_SIDE = {MovementKind.SEED_TOP_UP: AccountKind.SEED, MovementKind.CORRECTIO
 
 
 def house_move(pool: JackpotPool, kind: MovementKind, amount: Decimal, *, actor: str, reason: str,
-               round_id: int | None = None, idempotency_key: str | None = None) -> LedgerTransaction:
+               round_id: int | None = None, idempotency_key: str | None = None) -> int:
     """R5/R9: the house puts ``amount`` base units into the pool (a seed top-up) or takes them out
     or in (a correction), from its own base-unit account."""
     memo = kind.value.replace("_", " ")

@@ -131,10 +131,10 @@ def approve_correction(correction_id: int, by: OperatorView, *, now: dt.datetime
         raise Unprocessable(f"amount: the pool holds {before}; {correction.amount} would take it below zero (R5)",
                             "amount")
     moment = clock(now)
-    transaction = house_move(pool, MovementKind.CORRECTION, correction.amount, actor=actor,
+    transaction_id = house_move(pool, MovementKind.CORRECTION, correction.amount, actor=actor,
                              reason=f"{correction.reason} (requested by {correction.requested_by})")
     correction.status, correction.decided_by, correction.decided_at = CorrectionStatus.APPROVED.value, actor, moment
-    correction.transaction_id = transaction.id
+    correction.transaction_id = transaction_id
     audit.operator_action(by, "pool_correction", reason=correction.reason, now=moment, pool_id=pool.id,
                           correction_id=correction.id, amount=correction.amount,
                           requested_by=correction.requested_by, before=before, after=pool.amount)

@@ -8,6 +8,7 @@ the stored ledger against exactly what the core's result implies (R3-R6, R9).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -30,16 +31,23 @@ class RoundEnd:
     movements: list[Movement]
 
 
-def post_street_bets(bet: Bet, stake: Stake) -> None:
+def post_street_bets(stakes: Sequence[tuple[Bet, Stake]]) -> None:
     """R2.3-R2.5: a Flop (2 × Ante), Turn or River (1 × Ante) bet leaves the wallet when made;
-    the amount was reserved when the Ante was placed, so the wallet cannot go negative."""
-    for column in STREET_BET.values():
-        added = getattr(stake, column) - getattr(bet, column)
-        if added:
-            post(f"{column}_bet", [Entry(player_wallet(bet.player_id, bet.currency), -added, column, bet.player_id),
-                                   Entry(in_play_account(bet.round_id, bet.currency), added, column, bet.player_id)],
-                 round_id=bet.round_id)
-            setattr(bet, column, getattr(stake, column))
+    the amount was reserved when the Ante was placed, so the wallet cannot go negative. The
+    accounts of the bets that moved are read in one query (issue 10: the dealer's automatic
+    decisions make many at once)."""
+    moved = [(bet, stake) for bet, stake in stakes
+             if any(getattr(stake, column) != getattr(bet, column) for column in STREET_BET.values())]
+    read_bettors_accounts(bet for bet, _ in moved)
+    for bet, stake in moved:
+        for column in STREET_BET.values():
+            added = getattr(stake, column) - getattr(bet, column)
+            if added:
+                post(f"{column}_bet", [
+                    Entry(player_wallet(bet.player_id, bet.currency), -added, column, bet.player_id),
+                    Entry(in_play_account(bet.round_id, bet.currency), added, column, bet.player_id)],
+                    round_id=bet.round_id)
+                setattr(bet, column, getattr(stake, column))
 
 
 def lock_players_side(round_row: GameRound) -> None:

@@ -38,6 +38,7 @@ from .wallet import (
     in_play_account,
     lock_accounts,
     post,
+    read_stake_accounts,
     reserved,
     wallet_account,
 )
@@ -88,8 +89,8 @@ def save_play(round_row: GameRound, core: Round, now: dt.datetime, *, actor: str
                      decision=row.action, automatic=row.automatic)
     # only a decision makes a street bet (R2.3-R2.5): the bets of other bettors, who may decide in
     # the same instant (their rows read a statement apart), are left to their own transactions
-    for bet in {bet.id: bet for bet, _ in saved.decisions}.values():
-        post_street_bets(bet, core.bettors[str(bet.player_id)].stake())
+    post_street_bets([(bet, core.bettors[str(bet.player_id)].stake())
+                      for bet in {bet.id: bet for bet, _ in saved.decisions}.values()])
     if saved.dealt:
         cards = core.cards  # R1: the Player's cards and the board are public, the Dealer's are not
         audit.record(audit.DEALER, "dealt", table_id=round_row.table_id, round_id=round_row.id, now=now,
@@ -135,6 +136,8 @@ def place_bets(player_id: int, table_id: int, ante: Decimal | str | int, bonus: 
         return _late_bet(player_id, request_id, fingerprint, seen, round_id)
     table = queries.lock(GameTable, table_id, shared=True)
     round_row = _betting_round(table, seen, moment)
+    if round_row is not None:
+        read_stake_accounts(player.id, player.currency, round_row.id, table.pool_id if progressive else None)
     wallet = wallet_account(player)
     lock_accounts([wallet])  # the player's own requests, on any table, are taken one at a time from here
     earlier = {bet.request_id == request_id: bet for bet in db.session.scalars(select(Bet).where(

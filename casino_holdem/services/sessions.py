@@ -15,10 +15,12 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import secrets
+from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import Row, delete, select, update
 
 from .. import settings
 from ..extensions import db
@@ -47,7 +49,8 @@ def idle_limit(kind: str) -> dt.timedelta:
     return PLAYER_IDLE
 
 
-def _digest(token: str) -> str:
+def digest(token: str) -> str:
+    """What the database keeps of a token."""
     return hashlib.sha256(token.encode()).hexdigest()
 
 
@@ -60,7 +63,7 @@ def start(kind: str, principal_id: int, *, now: dt.datetime | None = None) -> st
     db.session.execute(delete(AuthSession).where(AuthSession.kind == kind, AuthSession.principal_id == principal_id,
                                                  AuthSession.expires_at <= moment))
     token = secrets.token_urlsafe(32)
-    db.session.add(AuthSession(id=_digest(token), kind=kind, principal_id=principal_id, created_at=moment,
+    db.session.add(AuthSession(id=digest(token), kind=kind, principal_id=principal_id, created_at=moment,
                                last_seen_at=moment, expires_at=moment + idle_limit(kind)))
     return token
 
@@ -71,28 +74,41 @@ def resolve(token: str, *, now: dt.datetime | None = None) -> Principal | None:
     return resolve_many([token], now=now).get(token)
 
 
+#: what deciding whether a session is live reads of it
+LIVENESS = (AuthSession.id, AuthSession.kind, AuthSession.principal_id, AuthSession.revoked_at,
+            AuthSession.expires_at, AuthSession.last_seen_at)
+
+
 @transactional
 def resolve_many(tokens: Iterable[str], *, now: dt.datetime | None = None) -> dict[str, Principal]:
     """:func:`resolve` of many tokens in one read (issue 10: streams opened together are admitted
     together); a token missing from the result is no live session."""
-    moment = clock(now)
-    digests = {_digest(token): token for token in tokens}
-    rows = db.session.scalars(select(AuthSession).where(AuthSession.id.in_(digests)))
-    live = {}
+    digests = {digest(token): token for token in tokens}
+    live = keep_alive(db.session.execute(select(*LIVENESS).where(AuthSession.id.in_(digests))), clock(now))
+    return {digests[row_id]: principal for row_id, principal in live.items()}
+
+
+def keep_alive(rows: Iterable[Row[Any]], moment: dt.datetime) -> dict[str, Principal]:
+    """The live sessions among ``rows`` (read with :data:`LIVENESS` first), by stored id; those
+    last seen :data:`TOUCH_EVERY` ago or more are kept alive by one statement per kind. Plain
+    rows, not loaded objects: every request of every player asks this (issue 10)."""
+    live, stale = {}, defaultdict(list)
     for row in rows:
         if row.revoked_at is not None or row.expires_at <= moment:
             continue
         if moment - row.last_seen_at >= TOUCH_EVERY:
-            row.last_seen_at = moment
-            row.expires_at = moment + idle_limit(row.kind)
-        live[digests[row.id]] = Principal(row.kind, row.principal_id)
+            stale[row.kind].append(row.id)
+        live[row.id] = Principal(row.kind, row.principal_id)
+    for kind, ids in stale.items():
+        db.session.execute(update(AuthSession).where(AuthSession.id.in_(ids))
+                           .values(last_seen_at=moment, expires_at=moment + idle_limit(kind)))
     return live
 
 
 @transactional
 def revoke(token: str, *, now: dt.datetime | None = None) -> None:
     """End one session (logging out): every copy of its cookie stops working."""
-    db.session.execute(update(AuthSession).where(AuthSession.id == _digest(token), AuthSession.revoked_at.is_(None))
+    db.session.execute(update(AuthSession).where(AuthSession.id == digest(token), AuthSession.revoked_at.is_(None))
                        .values(revoked_at=clock(now)))
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, cast
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.attributes import set_committed_value
 from werkzeug.security import generate_password_hash
@@ -47,6 +47,9 @@ if TYPE_CHECKING:
 
 #: the players.username column's length
 MAX_USERNAME = 64
+#: the ledger's tables, written by plain statements (:func:`post`)
+LEDGER_ACCOUNTS, LEDGER_TRANSACTIONS, POSTINGS = (LedgerAccount.__table__, LedgerTransaction.__table__,
+                                                  Posting.__table__)
 
 
 class LedgerImbalance(RuntimeError):
@@ -149,21 +152,41 @@ def read_bettors_accounts(bets: Iterable[Bet]) -> None:
     """Read the wallets and in-play accounts of these bets in one query (issue 10: a settlement
     names twenty bettors' accounts); :func:`player_wallet` and :func:`in_play_account` then find
     them without a query for the rest of the transaction."""
+    _read({code for bet in bets for code in (_wallet_code(bet.player_id), _in_play_code(bet.round_id, bet.currency))})
+
+
+def read_stake_accounts(player_id: int, currency: str, round_id: int, pool_id: int | None) -> None:
+    """Read the accounts one player's bets move money through in one query (issue 10): their
+    wallet and the round's in-play account, and for a Progressive bet (``pool_id``) the pool and
+    the exchange accounts between the currency and the base unit (R6)."""
+    codes = {_wallet_code(player_id), _in_play_code(round_id, currency)}
+    if pool_id is not None:
+        codes |= {_pool_code(pool_id), *(_house_code(AccountKind.EXCHANGE, code) for code in (BASE, currency))}
+    _read(codes)
+
+
+def _read(codes: set[str]) -> None:
     known = _this_transaction("casino_accounts")
-    codes = {code for bet in bets for code in (_wallet_code(bet.player_id), _in_play_code(bet.round_id, bet.currency))
-             if code not in known}
-    if codes:
+    if codes - known.keys():
         known.update((account.code, account) for account in db.session.scalars(
-            select(LedgerAccount).where(LedgerAccount.code.in_(codes))))
+            select(LedgerAccount).where(LedgerAccount.code.in_(codes - known.keys()))))
+
+
+def _house_code(kind: AccountKind, currency: str) -> str:
+    return f"{kind.value}:{currency}"
 
 
 def house_account(kind: AccountKind, currency: str) -> LedgerAccount:
     """The house's per-currency accounts: ``house``, ``exchange``, ``cashier``, ``seed``, ``correction``."""
-    return _account(f"{kind.value}:{currency}", kind, currency)
+    return _account(_house_code(kind, currency), kind, currency)
+
+
+def _pool_code(pool_id: int) -> str:
+    return f"pool:{pool_id}"
 
 
 def pool_account(pool_id: int) -> LedgerAccount:
-    return _account(f"pool:{pool_id}", AccountKind.POOL, BASE, pool_id=pool_id)
+    return _account(_pool_code(pool_id), AccountKind.POOL, BASE, pool_id=pool_id)
 
 
 #: the accounts of one player or one round; every other account (the house's, the exchange, the
@@ -187,9 +210,16 @@ def lock_accounts(accounts: Iterable[LedgerAccount]) -> None:
 
 
 def post(kind: str, entries: Sequence[Entry], *, round_id: int | None = None,
-         idempotency_key: str | None = None) -> LedgerTransaction:
+         idempotency_key: str | None = None) -> int:
     """Record one balanced ledger transaction and move the stored balances (joins the caller's
-    transaction). Raises :class:`InsufficientFunds` when a wallet would go negative."""
+    transaction); returns the transaction's id. Raises :class:`InsufficientFunds` when a wallet
+    would go negative, before anything is written.
+
+    Each step is one plain statement (issue 10: every bet, decision and settlement posts, and the
+    unit of work's bookkeeping cost more than the statements themselves): the wallets' balances
+    (locked and read first, so a refusal names the wallet), the transaction, its postings in one
+    go, the seal (the database checks the balance per currency on sealing), then every other
+    account (:func:`_add_to`)."""
     legs = [entry for entry in entries if entry.amount != 0]
     totals: dict[str, Decimal] = defaultdict(lambda: ZERO)
     for entry in legs:
@@ -199,36 +229,38 @@ def post(kind: str, entries: Sequence[Entry], *, round_id: int | None = None,
         raise LedgerImbalance(f"ledger transaction {kind}: postings do not sum to zero: {unbalanced}")
     own = [entry for entry in legs if entry.account.kind == AccountKind.WALLET]
     lock_accounts(entry.account for entry in own)
+    moved: dict[int, Decimal] = defaultdict(lambda: ZERO)
     for entry in own:
-        entry.account.balance += entry.amount
+        moved[entry.account.id] += entry.amount
     for entry in own:
-        _refuse_negative(entry.account, entry.memo)
-    transaction = LedgerTransaction(kind=kind, round_id=round_id, idempotency_key=idempotency_key, sealed=False)
-    db.session.add(transaction)
-    db.session.flush()
-    db.session.add_all(Posting(transaction_id=transaction.id, account_id=entry.account.id,
-                               currency=entry.account.currency, amount=entry.amount, memo=entry.memo,
-                               player_id=entry.player_id) for entry in legs)
-    db.session.flush()
-    transaction.sealed = True  # the database checks the balance per currency on sealing
-    db.session.flush()
-    _add_last([entry for entry in legs if entry.account.kind != AccountKind.WALLET])
-    return transaction
+        if entry.account.balance + moved[entry.account.id] < 0:
+            raise InsufficientFunds(f"balance: not enough {entry.account.currency} for {entry.memo}")
+    db.session.flush()  # the rows the postings name (a round, a bet) exist before the plain statements
+    _add_to(own, check=False)
+    transaction_id: int = db.session.execute(
+        insert(LEDGER_TRANSACTIONS).values(kind=kind, round_id=round_id, idempotency_key=idempotency_key,
+                                           sealed=False)
+        .returning(LEDGER_TRANSACTIONS.c.id)).scalar_one()
+    if legs:  # an empty list would insert one row of defaults
+        db.session.execute(insert(POSTINGS), [
+            {"transaction_id": transaction_id, "account_id": entry.account.id, "currency": entry.account.currency,
+             "amount": entry.amount, "memo": entry.memo, "player_id": entry.player_id} for entry in legs])
+    db.session.execute(update(LEDGER_TRANSACTIONS).where(LEDGER_TRANSACTIONS.c.id == transaction_id)
+                       .values(sealed=True))
+    _add_to([entry for entry in legs if entry.account.kind != AccountKind.WALLET], check=True)
+    return transaction_id
 
 
-def _refuse_negative(account: LedgerAccount, memo: str) -> None:
-    if not account.may_go_negative and account.balance < 0:
-        if account.kind == AccountKind.WALLET:
-            raise InsufficientFunds(f"balance: not enough {account.currency} for {memo}")
-        raise LedgerImbalance(f"account {account.code} would go negative")
 
 
-def _add_last(entries: Sequence[Entry]) -> None:
-    """Every account but the wallets changes last, by one statement that adds to its stored balance:
-    a round's in-play account (shared by the table's bettors), then the accounts every table shares
-    (the house's, the exchange, the pools). Each is locked from that statement to commit only,
-    never read first (issue 10: every bet of a round, and every Progressive bet of every table,
-    passes through them). The order is the lock order of :mod:`.transaction`."""
+def _add_to(entries: Sequence[Entry], *, check: bool) -> None:
+    """Move the stored balances of the entries' accounts, each by one statement that adds to it.
+
+    The wallets (locked and checked by :func:`post`) change first. Every other account changes
+    last: a round's in-play account (shared by the table's bettors), then the accounts every
+    table shares (the house's, the exchange, the pools). Each is locked from that statement to
+    commit only, never read first (issue 10: every bet of a round, and every Progressive bet of
+    every table, passes through them). The order is the lock order of :mod:`.transaction`."""
     accounts = {entry.account.id: entry.account for entry in entries}
     added: dict[int, Decimal] = defaultdict(lambda: ZERO)
     for entry in entries:
@@ -236,16 +268,17 @@ def _add_last(entries: Sequence[Entry]) -> None:
     for account_id in sorted(added, key=lambda key: (accounts[key].kind not in PLAYER_SIDE, key)):
         account = accounts[account_id]
         balance = db.session.execute(
-            update(LedgerAccount).where(LedgerAccount.id == account_id)
-            .values(balance=LedgerAccount.balance + added[account_id]).returning(LedgerAccount.balance)
-            .execution_options(synchronize_session=False)).scalar_one()
+            update(LEDGER_ACCOUNTS).where(LEDGER_ACCOUNTS.c.id == account_id)
+            .values(balance=LEDGER_ACCOUNTS.c.balance + added[account_id])
+            .returning(LEDGER_ACCOUNTS.c.balance)).scalar_one()
         set_committed_value(account, "balance", balance)
-        _refuse_negative(account, "")
+        if check and not account.may_go_negative and balance < 0:
+            raise LedgerImbalance(f"account {account.code} would go negative")
 
 
 def transfer(kind: str, source: LedgerAccount, target: LedgerAccount, amount: Decimal, memo: str, *,
              player_id: int | None = None, round_id: int | None = None,
-             idempotency_key: str | None = None) -> LedgerTransaction:
+             idempotency_key: str | None = None) -> int:
     """A two-leg transaction in one currency."""
     return post(kind, [Entry(source, -amount, memo, player_id), Entry(target, amount, memo, player_id)],
                 round_id=round_id, idempotency_key=idempotency_key)

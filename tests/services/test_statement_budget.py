@@ -1,0 +1,72 @@
+"""Issue 10: what the hot paths ask of the database, in statements.
+
+A bet (R2.1), a decision (R2.3) and the session lookup every request makes are each counted, so a
+change that adds reads or writes to them shows here before it shows in ``bench/load.py``. The
+budgets are the counts measured on SQLite (a statement's CPU and what it means for the floor's
+figures: ``bench/request_cost.py`` and the README)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from sqlalchemy import event
+
+from casino_holdem.services import accounts, rounds, sessions
+from support.casino import SECOND, T0
+
+#: statements per call once the round's and the pool's accounts exist (a later bettor's case),
+#: counting the ``BEGIN IMMEDIATE`` that starts a writing transaction on SQLite
+BUDGET = {"bet with the Progressive": 28, "flop decision": 16, "session and player": 2}
+
+
+@contextmanager
+def counted(db: Any) -> Iterator[list[str]]:
+    """The statements the app's engine sends inside the block."""
+    sent: list[str] = []
+
+    def record(_connection: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+        sent.append(statement)
+
+    event.listen(db.engine, "before_cursor_execute", record)
+    try:
+        yield sent
+    finally:
+        event.remove(db.engine, "before_cursor_execute", record)
+
+
+@pytest.fixture
+def betting(casino) -> tuple[int, int, int]:
+    """A table taking bets with one bettor already in (their accounts exist), and a second player."""
+    first, second, table = casino.player(), casino.player(), casino.table(casino.pool("100"))
+    casino.open(table)
+    rounds.place_bets(first, table, "10", "0", True, request_id="first", now=T0)
+    return second, table, first
+
+
+def test_r2_1_a_bet_stays_within_its_statement_budget(db, betting) -> None:
+    player, table, _ = betting
+    with counted(db) as sent:
+        rounds.place_bets(player, table, "10", "0", True, request_id="second", now=T0 + SECOND)
+    assert len(sent) <= BUDGET["bet with the Progressive"], "\n".join(sent)
+
+
+def test_r2_3_a_decision_stays_within_its_statement_budget(db, casino, betting) -> None:
+    player, table, first = betting
+    receipt = rounds.place_bets(player, table, "10", request_id="second", now=T0 + SECOND)
+    casino.run(table, T0 + 11 * SECOND)  # the hole cards: the pre-flop decision is due
+    rounds.decide(first, receipt.round_id, "flop", request_id="first-flop", now=T0 + 12 * SECOND)
+    with counted(db) as sent:
+        rounds.decide(player, receipt.round_id, "flop", request_id="second-flop", now=T0 + 12 * SECOND)
+    assert len(sent) <= BUDGET["flop decision"], "\n".join(sent)
+
+
+def test_a_requests_session_and_player_are_one_read(db, casino) -> None:
+    token = sessions.start(sessions.PLAYER, casino.player())
+    accounts.session_player(token)  # kept alive just now: no write
+    with counted(db) as sent:
+        principal, player = accounts.session_player(token)
+    assert principal is not None and player is not None and player.id == principal.id
+    assert len(sent) <= BUDGET["session and player"], "\n".join(sent)
