@@ -16,6 +16,7 @@ Amounts are decimal strings, times ISO 8601 in UTC; pages format both for the pl
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Collection
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -66,10 +67,10 @@ def chips(table: GameTable, spec: CurrencySpec) -> list[str]:
 
 # --- the rules panel ---------------------------------------------------------------------------------------
 
-def sharers(current: GameRound | None, viewer: int) -> int:
-    """R5: how many would share a prize of the current round with the viewer in it."""
-    bets = [] if current is None else [bet for bet in current.bets if bet.progressive > 0]
-    return len(bets) + (0 if any(bet.player_id == viewer for bet in bets) else 1)
+def sharers(progressive: Collection[int], viewer: int) -> int:
+    """R5: how many would share a prize of the current round with the viewer in it, given who
+    has made the Progressive bet on it (player ids)."""
+    return len(progressive) + (0 if viewer in progressive else 1)
 
 
 def rules_panel(paytable: Paytable, spec: CurrencySpec, sharers: int) -> dict[str, Any]:

@@ -21,7 +21,7 @@ Amounts are decimal strings, times ISO 8601 in UTC.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -123,6 +123,10 @@ class RoundSight:
     core: Round
     awards: tuple[AwardRecord, ...]
     public: dict[str, Any]
+    #: each bettor's bet, by player id, and who made the Progressive bet (R5): a build asks both
+    #: for each of its viewers
+    bets: dict[int, Bet] = field(default_factory=dict)
+    progressive: frozenset[int] = frozenset()
 
     @classmethod
     def of(cls, round_row: GameRound) -> RoundSight:
@@ -134,7 +138,8 @@ class RoundSight:
                   "finished_at": None if round_row.finished_at is None else round_row.finished_at.isoformat(),
                   "bettor_count": len(round_row.bets), "notices": incident_notices(round_row.id),
                   "progressive_participants": sum(1 for bet in round_row.bets if bet.progressive > 0)}
-        return cls(round_row, core, awards, public)
+        return cls(round_row, core, awards, public, {bet.player_id: bet for bet in round_row.bets},
+                   frozenset(bet.player_id for bet in round_row.bets if bet.progressive > 0))
 
     def own_part(self, viewer: int) -> OwnPart:
         """The viewer's bets, decisions, what their buttons would cost now (R2.3: the Flop bet is
@@ -147,7 +152,7 @@ class RoundSight:
         you: dict[str, Any] = {"player_id": viewer, "has_bet": True,
                                "allowed_actions": ([a.value for a in self.core.allowed_actions(str(viewer))]
                                                    if open_window else [])}
-        bet = queries.bet_of(self.row, viewer)
+        bet = self.bets.get(viewer)
         if bet is None:
             return OwnPart({**you, "bet": None})
         staked = bettor.committed
@@ -245,10 +250,9 @@ def _formatted(money: wallet.Balance) -> dict[str, str]:
             "available": format_amount(money.available)}
 
 
-def _balances(player_ids: Iterable[int]) -> dict[int, dict[str, str]]:
-    """Many viewers' balances in a few reads (an unknown player is left out)."""
-    players = db.session.scalars(select(Player).where(Player.id.in_(set(player_ids))))
-    return {player_id: _formatted(money) for player_id, money in wallet.balances_of(players).items()}
+def _balances(currencies: Mapping[int, str], known: Sequence[GameRound] = ()) -> dict[int, dict[str, str]]:
+    """Many viewers' balances (id → currency) in a few reads (:func:`.wallet.balances_of`)."""
+    return {player_id: _formatted(money) for player_id, money in wallet.balances_of(currencies, known).items()}
 
 
 # --- what pages, the API and event streams ask for (one transaction each) ---------------------------------
@@ -307,12 +311,12 @@ class TableSight:
     def seen_by(self, viewer: int, currency: str, balance: dict[str, str] | None = None) -> dict[str, Any]:
         """The table page's state for ``viewer`` (their ``balance`` is read unless given)."""
         alike = self._in_currency(currency)
-        current = None if self.current is None else self.current.row
         return {"server_time": alike["server_time"], "currency": alike["currency"], "table": alike["table"],
                 "round": None if self.current is None else self.current.seen_by(viewer),
                 "last_round": None if self.last is None else self.last.seen_by(viewer),
                 "recent": self.recent, "balance": balance if balance is not None else _balance(viewer),
-                "rules": self._rules(currency, alike["spec"], sharers(current, viewer)),
+                "rules": self._rules(currency, alike["spec"],
+                                     sharers(() if self.current is None else self.current.progressive, viewer)),
                 "jackpot_wins": alike["jackpot_wins"]}
 
 
@@ -384,7 +388,8 @@ def table_views(table_id: int, watchers: Watchers) -> dict[int, dict[str, Any]]:
     of its rounds (nobody else's money moved). A watcher whose currency the table does not take
     gets nothing."""
     sight = TableSight.of(table_id)
-    fresh = _balances(sight.bettors() & set(watchers))
+    fresh = _balances({viewer: watchers[viewer][0] for viewer in sight.bettors() & watchers.keys()},
+                      [part.row for part in (sight.current, sight.last) if part])
     views = {}
     for viewer, (currency, balance) in watchers.items():
         if _table_currency(sight.table, currency) is not None:

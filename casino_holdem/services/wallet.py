@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, cast
@@ -424,10 +424,15 @@ def reserved(player_id: int) -> Decimal:
     return _reserved([player_id])[player_id]
 
 
-def _reserved(player_ids: Iterable[int]) -> dict[int, Decimal]:
+def _reserved(player_ids: Iterable[int], known: Sequence[GameRound] = ()) -> dict[int, Decimal]:
+    """:func:`reserved` of many players; the bets of the ``known`` rounds (read with their bets
+    and decisions) are taken as read, the players' other unfinished bets are read."""
     held = dict.fromkeys(player_ids, ZERO)
-    bets = db.session.scalars(select(Bet).join(GameRound).options(selectinload(Bet.decisions))
-                              .where(Bet.player_id.in_(held), GameRound.phase.notin_(FINISHED)))
+    bets = [bet for round_row in known if round_row.phase not in FINISHED for bet in round_row.bets
+            if bet.player_id in held]
+    bets += db.session.scalars(select(Bet).join(GameRound).options(selectinload(Bet.decisions))
+                               .where(Bet.player_id.in_(held), GameRound.phase.notin_(FINISHED),
+                                      GameRound.id.notin_([round_row.id for round_row in known])))
     for bet in bets:
         held[bet.player_id] += bettor_of(bet).exposure
     return held
@@ -439,17 +444,18 @@ def _balance(player: Player) -> Balance:
     return Balance(player.id, player.currency, wallet.balance, held, wallet.balance - held)
 
 
-def balances_of(players: Iterable[Player]) -> dict[int, Balance]:
-    """:func:`balance` of many players in three reads whatever their number (issue 10: a table's
-    change refreshes each of its bettors' balance on their streams)."""
-    by_id = {player.id: player for player in players}
+def balances_of(currencies: Mapping[int, str], known: Sequence[GameRound] = ()) -> dict[int, Balance]:
+    """:func:`balance` of many players (id → account currency) in two reads whatever their
+    number (issue 10: a table's change refreshes each of its bettors' balance on their streams);
+    the ``known`` rounds, already read with their bets and decisions, are not read again."""
     wallets = {account.player_id: account for account in db.session.scalars(
-        select(LedgerAccount).where(LedgerAccount.code.in_([_wallet_code(player_id) for player_id in by_id])))}
-    missing = [player for player_id, player in by_id.items() if player_id not in wallets]
-    wallets.update({player.id: wallet_account(player) for player in missing})
-    held = _reserved(by_id)
-    return {player_id: Balance(player_id, player.currency, wallets[player_id].balance, held[player_id],
-                               wallets[player_id].balance - held[player_id]) for player_id, player in by_id.items()}
+        select(LedgerAccount).where(LedgerAccount.code.in_([_wallet_code(player_id) for player_id in currencies])))}
+    wallets.update({player_id: player_wallet(player_id, currency) for player_id, currency in currencies.items()
+                    if player_id not in wallets})
+    held = _reserved(currencies, known)
+    return {player_id: Balance(player_id, currency, wallets[player_id].balance, held[player_id],
+                               wallets[player_id].balance - held[player_id])
+            for player_id, currency in currencies.items()}
 
 
 @transactional

@@ -14,12 +14,13 @@ from typing import Any
 import pytest
 from sqlalchemy import event
 
-from casino_holdem.services import accounts, rounds, sessions
+from casino_holdem.services import accounts, rounds, sessions, viewing
 from support.casino import SECOND, T0
 
 #: statements per call once the round's and the pool's accounts exist (a later bettor's case),
 #: counting the ``BEGIN IMMEDIATE`` that starts a writing transaction on SQLite
-BUDGET = {"bet with the Progressive": 28, "flop decision": 16, "session and player": 2}
+BUDGET = {"bet with the Progressive": 28, "flop decision": 16, "session and player": 2,
+          "a table's state for its streams": 12}
 
 
 @contextmanager
@@ -70,3 +71,19 @@ def test_a_requests_session_and_player_are_one_read(db, casino) -> None:
         principal, player = accounts.session_player(token)
     assert principal is not None and player is not None and player.id == principal.id
     assert len(sent) <= BUDGET["session and player"], "\n".join(sent)
+
+
+def test_a_tables_state_for_its_streams_is_a_few_reads_however_many_watch(db, casino, betting) -> None:
+    """Issue 10: the public part once, each viewer's own part and a bettor's fresh balance added
+    without a read per viewer (R1: each still sees only their own bets)."""
+    player, table, first = betting
+    rounds.place_bets(player, table, "10", request_id="second", now=T0 + SECOND)
+    watchers = viewing.viewers_of([first, player, *(casino.player() for _ in range(8))])
+    with counted(db) as few:
+        viewing.table_views(table, dict(list(watchers.items())[:2]))
+    with counted(db) as many:
+        views = viewing.table_views(table, watchers)
+    assert len(many) == len(few) <= BUDGET["a table's state for its streams"], "\n".join(many)
+    assert views[first]["round"]["you"]["bet"]["progressive"] == "1"
+    assert views[player]["round"]["you"]["bet"]["progressive"] == "0"
+    assert views[player]["balance"]["reserved"] == "40"  # R2.3-R2.5: the Flop bet (2 × Ante) and the two later
