@@ -131,15 +131,15 @@ class RoundSight:
     @classmethod
     def of(cls, round_row: GameRound) -> RoundSight:
         core = load_round(round_row)
+        progressive = frozenset(bet.player_id for bet in round_row.bets if bet.progressive > 0)
         awards = tuple(db.session.scalars(select(AwardRecord).where(AwardRecord.round_id == round_row.id)
                                           .order_by(AwardRecord.id))) if round_row.phase in FINISHED else ()
         public = {**_round_part(round_row, core), "table_name": round_row.table.name,
                   "opened_at": round_row.opened_at.isoformat(),
                   "finished_at": None if round_row.finished_at is None else round_row.finished_at.isoformat(),
                   "bettor_count": len(round_row.bets), "notices": incident_notices(round_row.id),
-                  "progressive_participants": sum(1 for bet in round_row.bets if bet.progressive > 0)}
-        return cls(round_row, core, awards, public, {bet.player_id: bet for bet in round_row.bets},
-                   frozenset(bet.player_id for bet in round_row.bets if bet.progressive > 0))
+                  "progressive_participants": len(progressive)}
+        return cls(round_row, core, awards, public, {bet.player_id: bet for bet in round_row.bets}, progressive)
 
     def own_part(self, viewer: int) -> OwnPart:
         """The viewer's bets, decisions, what their buttons would cost now (R2.3: the Flop bet is

@@ -167,9 +167,10 @@ def read_stake_accounts(player_id: int, currency: str, round_id: int, pool_id: i
 
 def _read(codes: set[str]) -> None:
     known = _this_transaction("casino_accounts")
-    if codes - known.keys():
+    unread = codes - known.keys()
+    if unread:
         known.update((account.code, account) for account in db.session.scalars(
-            select(LedgerAccount).where(LedgerAccount.code.in_(codes - known.keys()))))
+            select(LedgerAccount).where(LedgerAccount.code.in_(unread))))
 
 
 def _house_code(kind: AccountKind, currency: str) -> str:
@@ -235,8 +236,8 @@ def post(kind: str, entries: Sequence[Entry], *, round_id: int | None = None,
     for entry in own:
         if entry.account.balance + moved[entry.account.id] < 0:
             raise InsufficientFunds(f"balance: not enough {entry.account.currency} for {entry.memo}")
-    db.session.flush()  # the rows the postings name (a round, a bet) exist before the plain statements
-    _add_to(own, check=False)
+    db.session.flush()  # plain statements do not flush: what the session holds goes first
+    _add_to(own)
     transaction_id: int = db.session.execute(
         insert(LEDGER_TRANSACTIONS).values(kind=kind, round_id=round_id, idempotency_key=idempotency_key,
                                            sealed=False)
@@ -247,13 +248,11 @@ def post(kind: str, entries: Sequence[Entry], *, round_id: int | None = None,
              "amount": entry.amount, "memo": entry.memo, "player_id": entry.player_id} for entry in legs])
     db.session.execute(update(LEDGER_TRANSACTIONS).where(LEDGER_TRANSACTIONS.c.id == transaction_id)
                        .values(sealed=True))
-    _add_to([entry for entry in legs if entry.account.kind != AccountKind.WALLET], check=True)
+    _add_to([entry for entry in legs if entry.account.kind != AccountKind.WALLET])
     return transaction_id
 
 
-
-
-def _add_to(entries: Sequence[Entry], *, check: bool) -> None:
+def _add_to(entries: Sequence[Entry]) -> None:
     """Move the stored balances of the entries' accounts, each by one statement that adds to it.
 
     The wallets (locked and checked by :func:`post`) change first. Every other account changes
@@ -272,7 +271,7 @@ def _add_to(entries: Sequence[Entry], *, check: bool) -> None:
             .values(balance=LEDGER_ACCOUNTS.c.balance + added[account_id])
             .returning(LEDGER_ACCOUNTS.c.balance)).scalar_one()
         set_committed_value(account, "balance", balance)
-        if check and not account.may_go_negative and balance < 0:
+        if not account.may_go_negative and balance < 0:
             raise LedgerImbalance(f"account {account.code} would go negative")
 
 
