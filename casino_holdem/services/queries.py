@@ -42,6 +42,16 @@ def takes_rounds(table: GameTable) -> bool:
 WITH_BETS = selectinload(GameRound.bets).selectinload(Bet.decisions)
 
 
+def _with_bets(bettor: int | None) -> Any:
+    """Every bet of the round (:data:`WITH_BETS`), or only ``bettor``'s with its decisions: a
+    bettor's own bet or decision is checked against their bet alone (R2.1-R2.5, R8), so its cost
+    does not grow with the table's bettors (issue 10). The round's ``bets`` then hold that one bet
+    until the transaction ends."""
+    if bettor is None:
+        return WITH_BETS
+    return selectinload(GameRound.bets.and_(Bet.player_id == bettor)).selectinload(Bet.decisions)
+
+
 def _missing(model: type[Row], row_id: int) -> NotFound:
     field, noun = NAMES[model]
     return NotFound(f"{field}: no {noun} {row_id}", field)
@@ -72,13 +82,15 @@ def lock(model: type[Row], row_id: int, *, shared: bool = False) -> Row:
     return row
 
 
-def lock_round(round_id: int, *, shared: bool = False, table_id: int | None = None) -> tuple[GameTable, GameRound]:
-    """A round with its bets and its table (``table_id`` when the caller knows it), both locked,
-    the table first (the one lock order); ``FOR SHARE`` when ``shared``: a bettor's decision
-    changes neither row, so the decisions of one round go side by side (issue 10)."""
+def lock_round(round_id: int, *, shared: bool = False, table_id: int | None = None,
+               bettor: int | None = None) -> tuple[GameTable, GameRound]:
+    """A round with its bets (only ``bettor``'s when given: :func:`_with_bets`) and its table
+    (``table_id`` when the caller knows it), both locked, the table first (the one lock order);
+    ``FOR SHARE`` when ``shared``: a bettor's decision changes neither row, so the decisions of
+    one round go side by side (issue 10)."""
     table = lock(GameTable, get(GameRound, round_id).table_id if table_id is None else table_id, shared=shared)
     return table, db.session.scalars(locked(select(GameRound).where(GameRound.id == round_id), shared=shared)
-                                     .options(WITH_BETS)).one()
+                                     .options(_with_bets(bettor))).one()
 
 
 class RoundClock(NamedTuple):
@@ -116,23 +128,26 @@ def current_clock(table_id: int) -> RoundClock | None:
                                      .order_by(GameRound.number.desc()).limit(1)).first())
 
 
-def round_with_bets(round_id: int) -> GameRound:
-    """The round with its bets and decisions, not locked (or :class:`NotFound`)."""
-    round_row = db.session.scalars(select(GameRound).where(GameRound.id == round_id).options(WITH_BETS)).first()
+def round_with_bets(round_id: int, *, bettor: int | None = None) -> GameRound:
+    """The round with its bets and decisions (only ``bettor``'s when given: :func:`_with_bets`),
+    not locked (or :class:`NotFound`)."""
+    round_row = db.session.scalars(select(GameRound).where(GameRound.id == round_id)
+                                   .options(_with_bets(bettor))).first()
     if round_row is None:
         raise _missing(GameRound, round_id)
     return round_row
 
 
 def latest_round(table_id: int, *, finished: bool = False, for_update: bool = False,
-                 shared: bool = False) -> GameRound | None:
+                 shared: bool = False, bettor: int | None = None) -> GameRound | None:
     """The table's current round (the highest number), or with ``finished`` its last settled or
-    void one; with ``for_update`` the round row is locked (the caller holds the table's lock),
-    ``FOR SHARE`` when ``shared``."""
+    void one, with its bets (only ``bettor``'s when given: :func:`_with_bets`); with
+    ``for_update`` the round row is locked (the caller holds the table's lock), ``FOR SHARE`` when
+    ``shared``."""
     statement = select(GameRound).where(GameRound.table_id == table_id)
     if finished:
         statement = statement.where(GameRound.phase.in_(FINISHED))
-    statement = statement.order_by(GameRound.number.desc()).limit(1).options(WITH_BETS)
+    statement = statement.order_by(GameRound.number.desc()).limit(1).options(_with_bets(bettor))
     return db.session.scalars(locked(statement, shared=shared) if for_update else statement).first()
 
 

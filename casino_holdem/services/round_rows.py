@@ -62,7 +62,9 @@ def bettor_of(bet: Bet) -> Bettor:
 
 def load_round(round_row: GameRound) -> Round:
     """The core state machine of a stored round: its deck (a live round's: the cards entered so
-    far, R1), bets, decisions, phase and deadline."""
+    far, R1), bets, decisions, phase and deadline. Its bettors are the bets the row has loaded: a
+    bettor's own bet or decision loads only theirs (:func:`.queries.latest_round`'s ``bettor``),
+    the dealer's steps every one."""
     void = (Void(VoidReason(round_row.void_reason), Stage(round_row.void_stage))
             if round_row.void_reason and round_row.void_stage else None)
     live = round_row.dealing == "live"

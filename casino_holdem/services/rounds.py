@@ -135,7 +135,7 @@ def place_bets(player_id: int, table_id: int, ante: Decimal | str | int, bonus: 
                              or _another_round(round_id, seen.round_id)):
         return _late_bet(player_id, request_id, fingerprint, seen, round_id)
     table = queries.lock(GameTable, table_id, shared=True)
-    round_row = _betting_round(table, seen, moment)
+    round_row, moves_deadline = _betting_round(table, seen, moment, player_id)
     if round_row is not None:
         read_stake_accounts(player.id, player.currency, round_row.id, table.pool_id if progressive else None)
     wallet = wallet_account(player)
@@ -153,7 +153,7 @@ def place_bets(player_id: int, table_id: int, ante: Decimal | str | int, bonus: 
     if round_row is None or round_row.phase != Phase.BETTING.value or not table.is_open:
         raise Conflict(CLOSED_AT_TABLE, "table")
     core = load_round(round_row)
-    if core.deadline is not None and _moves_deadline(bool(core.bettors), core.deadline, moment):
+    if core.deadline is not None and moves_deadline:
         core.deadline = round_row.deadline = window_end(core.deadline, table.betting_seconds, moment)  # windows.py
     with core_refusals("table"):
         bettor = core.place_bets(str(player.id), player.currency, ante_value, bonus_value, progressive, now=moment)
@@ -224,18 +224,24 @@ def _late_bet(player_id: int, request_id: str, fingerprint: str, seen: queries.R
     raise Conflict(f"R2.1: {BETTING_CLOSED}", "table")
 
 
-def _betting_round(table: GameTable, seen: queries.RoundClock | None, moment: dt.datetime) -> GameRound | None:
-    """The table's current round, locked for a bet (issue 10). Its bettors share the lock: a bet
-    changes no round row, and what two bets must not both do is kept apart by the unique keys and
-    the wallet lock. A table with a cap on bettors (R1) counts them, and the first bet on a round
-    whose first window went by empty moves its deadline to the window in force (R8,
-    :func:`.windows.window_end`), so those take the lock alone; a round whose state changed between
-    the read (``seen``) and the lock is locked again, alone, when it turns out to need it."""
+def _betting_round(table: GameTable, seen: queries.RoundClock | None, moment: dt.datetime,
+                   player_id: int) -> tuple[GameRound | None, bool]:
+    """The table's current round, locked for a bet (issue 10), and whether this bet, the first of
+    a round whose first window went by empty, moves its deadline to the window in force (R8,
+    :func:`.windows.window_end`). Its bettors share the lock, each loading only their own bet: a
+    bet changes no round row and is checked against no other bet (R2.1), and what two bets must not
+    both do is kept apart by the unique keys and the wallet lock. A table with a cap on bettors
+    (R1) counts them, and a bet that moves the deadline changes the round, so those take the lock
+    alone with every bet; a round whose state changed between the read (``seen``) and the lock is
+    locked again, alone, when its window may have gone by empty."""
     alone = table.max_bettors is not None or seen is None or _moves_deadline(seen.has_bets, seen.deadline, moment)
-    round_row = queries.latest_round(table.id, for_update=True, shared=not alone)
-    if not alone and round_row is not None and _moves_deadline(bool(round_row.bets), round_row.deadline, moment):
+    round_row = queries.latest_round(table.id, for_update=True, shared=not alone, bettor=None if alone else player_id)
+    if (not alone and round_row is not None and has_closed(round_row.deadline, moment)
+            and not (seen is not None and seen.has_bets and seen.round_id == round_row.id)):
         round_row = queries.latest_round(table.id, for_update=True)
-    return round_row
+        alone = True
+    moves = alone and round_row is not None and _moves_deadline(bool(round_row.bets), round_row.deadline, moment)
+    return round_row, moves
 
 
 def _moves_deadline(has_bets: bool, deadline: dt.datetime | None, moment: dt.datetime) -> bool:
@@ -271,18 +277,20 @@ def decide(player_id: int, round_id: int, action: str, *, request_id: str, stree
     """One decision on the current street, only as R2 allows it now and only once: ``fold`` or
     ``flop`` (2 × Ante) before the flop, ``bet`` (1 × Ante) or ``check`` on the flop and turn.
     A retry with the same ``request_id`` returns the first decision. After the decision window
-    the house decides instead (R8)."""
+    the house decides instead (R8). Only the player's own bet is loaded: no other bettor's
+    decision changes what this one may do (issue 10)."""
     moment = clock(now)
     wanted = one_of(Action, action, "action")
     seen = queries.round_clock(round_id)
     if seen is not None and seen.passed(moment):  # R8: the core refuses it (below), and no lock is taken
-        round_row = queries.round_with_bets(round_id)  # for it: the dealer closing the window never waits (issue 10)
+        # for it: the dealer closing the window never waits (issue 10)
+        round_row = queries.round_with_bets(round_id, bettor=player_id)
         _, earlier = _bet_and_retry(round_row, player_id, wanted, request_id)
         if earlier is not None:
             return earlier
         with core_refusals("action"):
             load_round(round_row).verify_decision(str(player_id), wanted, now=moment, street=street)
-    _, round_row = queries.lock_round(round_id, shared=True, table_id=seen and seen.table_id)
+    _, round_row = queries.lock_round(round_id, shared=True, table_id=seen and seen.table_id, bettor=player_id)
     bet, earlier = _bet_and_retry(round_row, player_id, wanted, request_id)
     if earlier is not None:
         return earlier

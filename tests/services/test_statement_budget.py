@@ -14,12 +14,13 @@ from typing import Any
 import pytest
 from sqlalchemy import event
 
+from casino_holdem.models import Bet
 from casino_holdem.services import accounts, rounds, sessions, viewing
 from support.casino import SECOND, T0
 
 #: statements per call once the round's and the pool's accounts exist (a later bettor's case),
 #: counting the ``BEGIN IMMEDIATE`` that starts a writing transaction on SQLite
-BUDGET = {"bet with the Progressive": 28, "flop decision": 16, "session and player": 2,
+BUDGET = {"bet with the Progressive": 27, "flop decision": 16, "session and player": 2,
           "a table's state for its streams": 12}
 
 
@@ -62,6 +63,40 @@ def test_r2_3_a_decision_stays_within_its_statement_budget(db, casino, betting) 
     with counted(db) as sent:
         rounds.decide(player, receipt.round_id, "flop", request_id="second-flop", now=T0 + 12 * SECOND)
     assert len(sent) <= BUDGET["flop decision"], "\n".join(sent)
+
+
+@contextmanager
+def bets_read() -> Iterator[list[int]]:
+    """The players whose bets the session loads (or reloads) inside the block."""
+    players: list[int] = []
+
+    def record(bet: Bet, *_rest: Any) -> None:
+        players.append(bet.player_id)
+
+    for name in ("load", "refresh"):
+        event.listen(Bet, name, record)
+    try:
+        yield players
+    finally:
+        for name in ("load", "refresh"):
+            event.remove(Bet, name, record)
+
+
+def test_r2_a_bettors_bet_and_decision_read_no_other_bettors_bet(casino) -> None:
+    """Issue 10: a bet (R2.1) and a decision (R2.3) are checked against the bettor's own bet, so
+    what they cost does not grow with the table's bettors."""
+    table = casino.table(casino.pool("100"))
+    casino.open(table)
+    others = [casino.player() for _ in range(5)]
+    for number, other in enumerate(others):
+        receipt = rounds.place_bets(other, table, "10", "0", True, request_id=f"other-{number}", now=T0)
+    player = casino.player()
+    with bets_read() as bet_reads:
+        rounds.place_bets(player, table, "10", "0", True, request_id="mine", now=T0 + SECOND)
+    casino.run(table, T0 + 11 * SECOND)  # the hole cards: the pre-flop decision is due
+    with bets_read() as decision_reads:
+        rounds.decide(player, receipt.round_id, "flop", request_id="mine-flop", now=T0 + 12 * SECOND)
+    assert set(bet_reads) <= {player} and set(decision_reads) == {player}
 
 
 def test_a_requests_session_and_player_are_one_read(db, casino) -> None:
