@@ -6,7 +6,10 @@ event loop. A topic with subscribers is then rebuilt ONCE, in a worker thread (o
 :func:`~casino_holdem.services.viewing.table_views` reads the table once and adds each
 subscriber's own part, so the Dealer's cards stay hidden until showdown, R1), each distinct
 payload is encoded once (:mod:`.wire`), and every subscriber's queue gets its own frame. A burst of
-changes while a build runs is coalesced into one more build after it.
+changes while a build runs is coalesced into one more build after it. A change only players' bets
+and decisions made (:func:`~.publish.players_only`) waits up to :data:`PLAYERS_ONLY_SECONDS` for
+the table's other bettors, who act in the same seconds: one build shows them all, and anything
+else (the dealer's step, a stream joining) builds at once.
 
 A new stream joins its topic (:meth:`~Fanout.join`) the same way: streams opened while a build runs
 get their first state together from the next one (only theirs when nothing changed), so a
@@ -16,6 +19,7 @@ thousand pages opened at once cost a few reads, not a thousand.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -26,7 +30,7 @@ from flask import Flask
 from ..services import viewing
 from . import wire
 from .bus import EVERYTHING, Bus
-from .publish import LOBBY
+from .publish import LOBBY, players_only
 
 log = logging.getLogger(__name__)
 #: a subscriber this many states behind gets only the latest (a slow reader never grows memory)
@@ -35,6 +39,9 @@ QUEUE_SIZE = 4
 LOBBY_COALESCE_SECONDS = 0.25
 #: a table changes with each bet and decision, often several at once: rebuilt at most this often
 TABLE_COALESCE_SECONDS = 0.1
+#: how long a change only players' bets and decisions made waits for the others' (R2.1-R2.5; issue
+#: 10: a table's twenty bettors each acting in a window cost a build each, twice the requests' CPU)
+PLAYERS_ONLY_SECONDS = 1.0
 
 Build = Callable[[viewing.Watchers], dict[int, dict[str, Any]]]
 #: what one build gives each viewer: their payload's balance and its frame
@@ -77,7 +84,15 @@ class Topic:
     subscribers: set[Subscriber] = field(default_factory=set)
     joining: set[Subscriber] = field(default_factory=set)
     dirty: bool = False
+    #: a change to show at once is waiting (not only players' bets and decisions), or a stream joins
+    urgent: asyncio.Event = field(default_factory=asyncio.Event)
     task: asyncio.Task[None] | None = None
+
+    async def players_only_wait(self) -> None:
+        """Wait for the other players' bets and decisions (module docstring), unless a change to
+        show at once or a stream joining ends the wait."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.urgent.wait(), PLAYERS_ONLY_SECONDS)
 
 
 class Fanout:
@@ -117,11 +132,17 @@ class Fanout:
             self._loop.call_soon_threadsafe(self.notify, topics)
 
     def notify(self, topics: frozenset[str]) -> None:
-        """Schedule one build of each subscribed topic among ``topics`` (all of them for EVERYTHING)."""
+        """Schedule one build of each subscribed topic among ``topics`` (all of them for EVERYTHING),
+        at once or, for a change only players made, after their wait."""
         for name, topic in self.topics.items():
-            if (name in topics or EVERYTHING in topics) and topic.subscribers:
-                topic.dirty = True
-                self._schedule(name, topic)
+            if not topic.subscribers:
+                continue
+            if name in topics or EVERYTHING in topics:
+                topic.urgent.set()
+            elif players_only(name) not in topics:
+                continue
+            topic.dirty = True
+            self._schedule(name, topic)
 
     def _schedule(self, name: str, topic: Topic) -> None:
         if topic.task is None:
@@ -130,6 +151,11 @@ class Fanout:
     async def _rebuild(self, name: str, topic: Topic) -> None:
         try:
             while (topic.dirty or topic.joining) and topic.subscribers:
+                if not topic.urgent.is_set():
+                    await topic.players_only_wait()
+                    if not topic.subscribers:
+                        break
+                topic.urgent.clear()
                 everyone, topic.dirty = topic.dirty, False
                 joining, topic.joining = topic.joining, set()
                 targets = list(topic.subscribers) if everyone else [s for s in joining if s in topic.subscribers]
@@ -189,6 +215,7 @@ class Fanout:
         subscriber.first = asyncio.get_running_loop().create_future()
         remove = self.subscribe(name, subscriber)
         self.topics[name].joining.add(subscriber)
+        self.topics[name].urgent.set()
         self._schedule(name, self.topics[name])
         try:
             first = await subscriber.first

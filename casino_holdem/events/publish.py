@@ -2,6 +2,11 @@
 changed (a round, a bet, a decision, the table itself) and whether the lobby did (any of those, or
 a jackpot pool's meter, R6); after the commit those topics are published once on the app's bus. A
 rolled-back transaction publishes nothing, so no stream ever shows a state that was not committed.
+
+A change only players' bets and decisions made (R2.1-R2.5: their own rows, not the round's) is
+published under the table's :func:`players_only` topic: the streams may show it a moment later,
+together with the table's other bettors who act in the same seconds (issue 10). The dealer's
+steps, a round's deadline, the table itself are published under the table's topic, for at once.
 """
 
 from __future__ import annotations
@@ -19,10 +24,24 @@ from .bus import EXTENSION
 log = logging.getLogger(__name__)
 LOBBY = "lobby"
 PENDING = "casino_events_pending"
+TABLE_PREFIX = "table:"
+PLAYERS_ONLY_MARK = "/players"
 
 
 def table_topic(table_id: int) -> str:
-    return f"table:{table_id}"
+    return f"{TABLE_PREFIX}{table_id}"
+
+
+def players_only(topic: str) -> str:
+    """The topic under which ``topic``'s table is published when only players' bets and decisions
+    changed it (module docstring)."""
+    return f"{topic}{PLAYERS_ONLY_MARK}"
+
+
+def tables_named(topics: frozenset[str]) -> set[int]:
+    """The tables these topics name, either way."""
+    return {int(topic.removeprefix(TABLE_PREFIX).removesuffix(PLAYERS_ONLY_MARK))
+            for topic in topics if topic.startswith(TABLE_PREFIX)}
 
 
 def _table_of(row: object) -> int | None:
@@ -37,12 +56,22 @@ def _table_of(row: object) -> int | None:
     return None
 
 
+def _players_only(session: Session, row: object) -> bool:
+    """Whether ``row`` is a player's bet or decision, or a round whose columns did not change (a
+    bet added to its list is not a change of the round)."""
+    if isinstance(row, Bet | DecisionRecord):
+        return True
+    return (isinstance(row, GameRound) and row in session.dirty
+            and not session.is_modified(row, include_collections=False))
+
+
 def _collect(session: Session, _context: Any) -> None:
     pending: set[str] = session.info.setdefault(PENDING, set())
     for row in (*session.new, *session.dirty, *session.deleted):
         table_id = _table_of(row)
         if table_id is not None:
-            pending.update((table_topic(table_id), LOBBY))
+            topic = table_topic(table_id)
+            pending.update((players_only(topic) if _players_only(session, row) else topic, LOBBY))
         elif isinstance(row, JackpotPool):
             pending.add(LOBBY)
 
@@ -53,8 +82,8 @@ def _publish(topics: set[str]) -> None:
     bus = current_app.extensions.get(EXTENSION)
     if bus is None:
         return
-    try:
-        bus.publish(topics)
+    try:  # a table published for at once shows its players' changes too
+        bus.publish(topics - {players_only(topic) for topic in topics})
     except Exception:  # the commit stands; streams catch up when the bus is back (bus.EVERYTHING)
         log.exception("publishing %s failed", sorted(topics))
 

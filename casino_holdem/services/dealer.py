@@ -28,7 +28,7 @@ from sqlalchemy.orm import aliased
 
 from ..core.hand_classes import lookup_tables
 from ..core.round import FINISHED, Action, Phase
-from ..events import bus_of
+from ..events import bus_of, tables_named
 from ..events.bus import EVERYTHING
 from ..extensions import db
 from ..models import Bet, GameRound, GameTable, Player
@@ -174,7 +174,7 @@ class Waker:
         self._tables: set[int] = set()
 
     def __call__(self, topics: frozenset[str]) -> None:
-        named = {int(topic.split(":", 1)[1]) for topic in topics if topic.startswith("table:")}
+        named = tables_named(topics)  # a bet or decision too: it may make a round due (R8)
         if named or EVERYTHING in topics:
             with self._lock:
                 self._tables |= named

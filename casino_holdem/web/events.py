@@ -17,7 +17,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, stream_with_context
 
-from ..events import LOBBY, bus_of, table_topic, wire
+from ..events import LOBBY, bus_of, players_only, table_topic, wire
 from ..events.bus import EVERYTHING
 from ..services import viewing
 from .security import login_required, player_id
@@ -34,7 +34,7 @@ def _stream(topic: str, build: Callable[[], dict[str, Any]], first: dict[str, An
     notified = threading.Event()
 
     def deliver(topics: frozenset[str]) -> None:
-        if topic in topics or EVERYTHING in topics:
+        if topic in topics or players_only(topic) in topics or EVERYTHING in topics:
             notified.set()
 
     def events() -> Iterator[str]:

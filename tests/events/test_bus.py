@@ -3,6 +3,7 @@ that made the change (a rolled-back transaction publishes nothing)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import queue
 from collections.abc import Iterator
 from decimal import Decimal
@@ -10,7 +11,7 @@ from decimal import Decimal
 import pytest
 
 from casino_holdem import settings
-from casino_holdem.events import LOBBY, table_topic
+from casino_holdem.events import LOBBY, players_only, table_topic, tables_named
 from casino_holdem.events.bus import Bus, LocalBus, PostgresBus, RedisBus
 from casino_holdem.services import dealer_steps
 from support.app import POSTGRES_URL
@@ -85,6 +86,8 @@ def published(db, app) -> list[frozenset[str]]:
 
 
 def test_a_bet_publishes_its_table_and_the_lobby_once_after_commit(app, published) -> None:
+    """R2.1: a bet changes only its player's rows: its table is published as changed by players
+    only (the streams may show it with the other bettors' bets, issue 10)."""
     from casino_holdem.services.rounds import place_bets
 
     casino = WebCasino(app)
@@ -93,7 +96,37 @@ def test_a_bet_publishes_its_table_and_the_lobby_once_after_commit(app, publishe
     player = casino.player("alice")
     published.clear()
     place_bets(player, table, Decimal("10"), Decimal(0), False, request_id="r1", now=T0)
+    assert published == [frozenset({players_only(table_topic(table)), LOBBY})]
+
+
+def test_r8_the_dealers_step_and_a_moved_deadline_are_published_for_at_once(app, published) -> None:
+    """R8: the first bet of a round whose first window went by empty moves its deadline, and the
+    dealer's step deals the cards: both change the round, so its table's own topic is published."""
+    from casino_holdem.services.rounds import decide, place_bets
+
+    casino = WebCasino(app)
+    table = casino.table(betting_seconds=10)
+    dealer_steps.advance(table, T0)
+    late = T0 + dt.timedelta(seconds=11)
+    player = casino.player("alice")
+    published.clear()
+    receipt = place_bets(player, table, Decimal("10"), Decimal(0), False, request_id="r1", now=late)
     assert published == [frozenset({table_topic(table), LOBBY})]
+    published.clear()
+    assert dealer_steps.advance(table, late + dt.timedelta(days=1)).event == "hole_cards"
+    assert table_topic(table) in published[0]
+    published.clear()
+    decide(player, receipt.round_id, "flop", request_id="d1", now=late + dt.timedelta(days=1, seconds=1))
+    assert published == [frozenset({players_only(table_topic(table)), LOBBY})]
+
+
+@pytest.mark.parametrize(("topics", "tables"), [
+    ({"table:7", "lobby"}, {7}),
+    ({"table:7/players", "table:12"}, {7, 12}),
+    ({"lobby", "*"}, set()),
+])
+def test_the_tables_a_set_of_topics_names(topics: set[str], tables: set[int]) -> None:
+    assert tables_named(frozenset(topics)) == tables
 
 
 def test_a_refused_bet_publishes_nothing(app, published) -> None:

@@ -79,6 +79,36 @@ def test_one_build_per_change_however_many_watch(served) -> None:
             stream.close()
 
 
+def test_r2_1_players_bets_are_shown_together_and_the_dealers_step_at_once(served, monkeypatch) -> None:
+    """Issue 10: a change only players' bets made waits for the table's other bettors (one build
+    shows them all); the dealer's step (R2.2: the hole cards) is built at once, with them."""
+    import datetime as dt
+
+    from casino_holdem.events import fanout
+    from casino_holdem.models import utcnow
+    from casino_holdem.services import dealer_steps
+
+    monkeypatch.setattr(fanout, "PLAYERS_ONLY_SECONDS", 600.0)
+    casino, address = served
+    table = _table(casino)
+    names = ["alice", "bob", "carol"]
+    for name in names:
+        casino.player(name)
+    stream = Stream(address, f"/events/tables/{table}", _cookie(casino, "alice"))
+    try:
+        assert stream.state()["round"]["bettor_count"] == 0
+        built = started[0].state.fanout
+        before = built.builds
+        for name in names:
+            response = casino.client(name).post(f"/api/tables/{table}/bets", {"ante": "10", "request_id": name})
+            assert response.status_code == 201
+        assert dealer_steps.advance(table, utcnow() + dt.timedelta(seconds=601)).event == "hole_cards"
+        dealt = stream.state(where=lambda state: state["round"]["phase"] == "pre_flop")
+        assert dealt["round"]["bettor_count"] == 3 and built.builds - before == 1
+    finally:
+        stream.close()
+
+
 def test_r1_a_bettor_sees_their_cards_and_bets_never_the_dealers_nor_other_players_bets(served) -> None:
     import datetime as dt
 
