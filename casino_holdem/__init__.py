@@ -19,6 +19,16 @@ if TYPE_CHECKING:
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 
+def _engine_options(url: str) -> dict[str, Any]:
+    """A connection the database dropped (a restart) is replaced before use. On a server database
+    the pool keeps as many connections as the process's threads use at once (issue 10: with
+    SQLAlchemy's default of 5, a loaded web process opened and closed about three connections a
+    second, each a new PostgreSQL server process)."""
+    if url.startswith("sqlite"):
+        return {"pool_pre_ping": True}
+    return {"pool_pre_ping": True, "pool_size": settings.value("CASINO_DB_CONNECTIONS"), "max_overflow": 10}
+
+
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build the app: its settings from the environment (:mod:`casino_holdem.settings`; an unset
     database is an SQLite file in the instance folder, an unset secret key a random one), then
@@ -28,7 +38,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from .extensions import configure_engine, db, migrate
 
     app = Flask(__name__, instance_relative_config=True, template_folder=str(settings.shipped("templates")))
-    app.config.update(settings.flask_config(), SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True})
+    app.config.update(settings.flask_config())
     app.config.update(config or {})
     if not app.config.get("SQLALCHEMY_DATABASE_URI"):
         Path(app.instance_path).mkdir(parents=True, exist_ok=True)
@@ -39,6 +49,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
                       stacklevel=2)
         app.config["SECRET_KEY"] = secrets.token_hex(32)
     url = app.config["SQLALCHEMY_DATABASE_URI"]
+    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", _engine_options(url))
     if url.startswith("sqlite:///") and not url.startswith("sqlite:///:memory:"):
         Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
 

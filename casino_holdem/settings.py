@@ -86,6 +86,7 @@ SWITCH = Kind("on/off", _switch)
 FOLDER = Kind("folder", Path)
 BYTES = Kind("bytes ≥ 1024", _whole("bytes", 1024, "1024 bytes"))
 COUNT = Kind("whole number ≥ 0", _count)
+CONNECTIONS = Kind("whole number ≥ 1", _whole("connections", 1, "1 connection"))
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,9 @@ VARIABLES: tuple[Variable, ...] = (
              "lifetime of one event stream (browsers reconnect); a production stream ends at random in its last "
              "quarter, and sooner when its session is revoked (checked every 30 s)",
              config_key="CASINO_SSE_LIFETIME"),
+    Variable("CASINO_DB_CONNECTIONS", CONNECTIONS, "15",
+             "database connections each process keeps open on PostgreSQL: at least its request threads (10 in "
+             "`serve --production`) and stream-building threads (2); up to 10 more are opened and closed as needed"),
     Variable("CASINO_REDIS_URL", TEXT, None, "Redis URL of the event bus shared by every process and host",
              "PostgreSQL LISTEN/NOTIFY on a PostgreSQL database, else in-process (SQLite demo)"),
     Variable("CASINO_STREAMS_PER_SESSION", COUNT, "8", "open event streams one session may hold (429 beyond)",
