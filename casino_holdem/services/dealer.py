@@ -51,6 +51,11 @@ STEPS_PER_TICK = 8
 IDLE_SECONDS = 30.0
 #: a due table held by a bet or decision in flight is tried again this soon (those take milliseconds)
 BUSY_RETRY_SECONDS = 0.05
+#: a table that was only named on the bus (a street's last decision may have made it due, R8) and
+#: was held by a bet or decision is tried again this soon at the latest: the commit of whatever
+#: holds it is published and wakes the loop anyway, unless it was refused (issue 10: at a busy
+#: floor some table is always held, and the retry every 50 ms cost the dealer most of its CPU)
+NAMED_BUSY_RETRY_SECONDS = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +185,11 @@ class Waker:
                 self._tables |= named
             self.event.set()
 
+    def again(self, tables: set[int]) -> None:
+        """Name ``tables`` again for the next pass, without waking it."""
+        with self._lock:
+            self._tables |= tables
+
     def take(self) -> set[int]:
         with self._lock:
             tables, self._tables = self._tables, set()
@@ -226,11 +236,13 @@ def _pass(waker: Waker, bots: Bots | None, observe: Callable[[Step, dt.datetime 
                 observe(step, found.deadlines.pop(step.table_id, None))
         if bots is not None:
             bots.play()
-        if busy:  # a bet or decision holds them now; a refused one commits nothing that would wake us
+        waker.again(busy - set(found.tables))  # a due one is found again
+        if busy & set(found.tables):  # due, and a bet or decision holds them now
             return BUSY_RETRY_SECONDS
+        longest = NAMED_BUSY_RETRY_SECONDS if busy else IDLE_SECONDS
         if found.next_deadline is None:
-            return IDLE_SECONDS
-        return min(IDLE_SECONDS, max(0.0, (found.next_deadline - clock(None)).total_seconds()))
+            return longest
+        return min(longest, max(0.0, (found.next_deadline - clock(None)).total_seconds()))
     except DBAPIError as error:
         log.warning("database unavailable, retrying: %s", error.__class__.__name__)
         db.session.remove()

@@ -77,6 +77,29 @@ def test_the_dealer_wakes_on_the_last_decision_of_a_street(casino, running) -> N
     assert time.monotonic() - started < 600  # long before the 600 s window would have closed
 
 
+@pytest.mark.parametrize(("due_now", "sleep", "named_again"), [
+    ([7], dealer.BUSY_RETRY_SECONDS, {8}),       # due: tried again at once
+    ([], dealer.NAMED_BUSY_RETRY_SECONDS, {7, 8}),  # only named: its holder's commit wakes the loop
+])
+def test_a_held_table_is_tried_again_soon_when_due_and_later_when_only_named(
+        app, monkeypatch, due_now: list[int], sleep: float, named_again: set[int]) -> None:
+    """Issue 10: a table held by a bet or decision in flight is skipped (SKIP LOCKED); R8: one
+    whose deadline passed is tried again within milliseconds, one the bus only named (a street's
+    last decision may have made it due) at the latest half a second later."""
+    waker = dealer.Waker()
+    waker(frozenset({"table:7/players", "table:8/players"}))
+    monkeypatch.setattr(dealer, "due", lambda **_: dealer.Due(due_now, None))
+
+    def held(*, tables: list[int], busy: set[int], **_: object) -> list[object]:
+        busy.update(tables)
+        return []
+
+    monkeypatch.setattr(dealer, "tick", held)
+    with app.app_context():
+        assert dealer._pass(waker, None, None) == sleep
+    assert waker.take() == named_again
+
+
 def test_an_empty_table_costs_no_write_and_no_wake_per_window(casino, running) -> None:
     table = casino.table(betting_seconds=1)
     wait_until(lambda: _round(table), seconds=CEILING, what="a round opened")
