@@ -35,8 +35,10 @@ from .publish import LOBBY, players_only
 log = logging.getLogger(__name__)
 #: a subscriber this many states behind gets only the latest (a slow reader never grows memory)
 QUEUE_SIZE = 4
-#: the lobby changes with every table: it is rebuilt at most this often
-LOBBY_COALESCE_SECONDS = 0.25
+#: the lobby changes with every table: it is rebuilt at most this often (issue 10: every player
+#: holds a lobby stream, and at four frames a second their sends cost a web worker more than the
+#: tables' own streams did)
+LOBBY_COALESCE_SECONDS = 1.0
 #: a table changes with each bet and decision, often several at once: rebuilt at most this often
 TABLE_COALESCE_SECONDS = 0.1
 #: how long a change only players' bets and decisions made waits for the others' (R2.1-R2.5; issue
