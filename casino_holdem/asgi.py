@@ -197,8 +197,9 @@ class Streams:
             loop = asyncio.get_running_loop()
             ends = loop.time() + lifetime
             while (left := ends - loop.time()) > 0:
-                try:
-                    latest = await asyncio.wait_for(subscriber.queue.get(), min(left, wire.KEEPALIVE_SECONDS))
+                try:  # a timeout, not wait_for: no task per frame (issue 10: thousands of streams per worker)
+                    async with asyncio.timeout(min(left, wire.KEEPALIVE_SECONDS)):
+                        latest = await subscriber.queue.get()
                 except TimeoutError:
                     if ends - loop.time() > 0:
                         yield wire.KEEPALIVE

@@ -109,6 +109,22 @@ def test_r2_1_players_bets_are_shown_together_and_the_dealers_step_at_once(serve
         stream.close()
 
 
+def test_a_quiet_stream_sends_keep_alives(served, monkeypatch) -> None:
+    """A stream nothing happens on still sends a comment now and then, so proxies keep it open."""
+    from casino_holdem.events import wire
+
+    monkeypatch.setattr(wire, "KEEPALIVE_SECONDS", 0.2)
+    casino, address = served
+    table = _table(casino)
+    casino.player("alice")
+    stream = Stream(address, f"/events/tables/{table}", _cookie(casino, "alice"))
+    try:
+        assert stream.state()["round"]["bettor_count"] == 0
+        assert stream.block() == wire.KEEPALIVE.removesuffix("\n")
+    finally:
+        stream.close()
+
+
 def test_r1_a_bettor_sees_their_cards_and_bets_never_the_dealers_nor_other_players_bets(served) -> None:
     import datetime as dt
 
