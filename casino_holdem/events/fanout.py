@@ -94,7 +94,8 @@ class Topic:
         """Wait for the other players' bets and decisions (module docstring), unless a change to
         show at once or a stream joining ends the wait."""
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.urgent.wait(), PLAYERS_ONLY_SECONDS)
+            async with asyncio.timeout(PLAYERS_ONLY_SECONDS):
+                await self.urgent.wait()
 
 
 class Fanout:
