@@ -229,15 +229,16 @@ def _pass(waker: Waker, bots: Bots | None, observe: Callable[[Step, dt.datetime 
     try:
         notified = waker.take()
         found = due(showdown_pause=showdown_pause)
-        tables, busy = sorted(set(found.tables) | notified), set[int]()
+        due_now = set(found.tables)
+        tables, busy = sorted(due_now | notified), set[int]()
         for step in tick(tables=tables, showdown_pause=showdown_pause, busy=busy):
             log.info("table %s round %s: %s", step.table_id, step.round_number, step.event)
             if observe is not None:
                 observe(step, found.deadlines.pop(step.table_id, None))
         if bots is not None:
             bots.play()
-        waker.again(busy - set(found.tables))  # a due one is found again
-        if busy & set(found.tables):  # due, and a bet or decision holds them now
+        waker.again(busy - due_now)  # a due one is found again
+        if busy & due_now:  # due, and a bet or decision holds them now
             return BUSY_RETRY_SECONDS
         longest = NAMED_BUSY_RETRY_SECONDS if busy else IDLE_SECONDS
         if found.next_deadline is None:

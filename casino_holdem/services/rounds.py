@@ -236,10 +236,10 @@ def _betting_round(table: GameTable, seen: queries.RoundClock | None, moment: dt
     locked again, alone, when its window may have gone by empty."""
     alone = table.max_bettors is not None or seen is None or _moves_deadline(seen.has_bets, seen.deadline, moment)
     round_row = queries.latest_round(table.id, for_update=True, shared=not alone, bettor=None if alone else player_id)
-    if (not alone and round_row is not None and has_closed(round_row.deadline, moment)
-            and not (seen is not None and seen.has_bets and seen.round_id == round_row.id)):
-        round_row = queries.latest_round(table.id, for_update=True)
-        alone = True
+    if not alone and round_row is not None:
+        seen_bets = seen is not None and seen.has_bets and seen.round_id == round_row.id  # never taken back
+        if _moves_deadline(seen_bets, round_row.deadline, moment):
+            round_row, alone = queries.latest_round(table.id, for_update=True), True
     moves = alone and round_row is not None and _moves_deadline(bool(round_row.bets), round_row.deadline, moment)
     return round_row, moves
 
