@@ -8,7 +8,8 @@ end) it sets up one table with N funded players through the services, logs each 
 Flask app (its test client: no HTTP server, so the figures are the application's own), then times
 on a single thread, per request: the table's state (``GET /api/tables/{id}``), a bet with the
 Progressive (``POST …/bets``), a Flop decision (``POST /api/rounds/{id}/decisions``) and one build
-of the table's live state for every player's stream (the fan-out's work for one change). Beside
+of the table's live state for every player's stream (the fan-out's work for one change), as on the
+floor: that round settled and on the felt beside the next, every player betting on both. Beside
 them, in the same run: ``SELECT 1`` through psycopg alone and through SQLAlchemy Core, the floor
 any request pays per statement. It prints CPU (the process's own, ``time.process_time``) and
 wall time per request, the statements each made, and how many of each the machine could serve a
@@ -101,6 +102,24 @@ def floor(url: str) -> list[dict[str, Any]]:
     return rows
 
 
+def _next_round_with_bets(table: int, names: list[str], finished: int) -> None:
+    """The floor's usual table for the build: ``finished`` played out to its settlement (the
+    house decides what the players left, R8) and the next round opened, with every player's bet on
+    it, so the state shows a settled round beside one taking bets."""
+    from casino_holdem.models import GameRound
+    from casino_holdem.services import dealer_steps, queries, rounds
+
+    moment = dt.datetime.now(dt.UTC)
+    while (current := queries.latest_round(table)) is not None and current.id == finished:
+        moment += dt.timedelta(seconds=300)
+        dealer_steps.advance(table, now=moment)
+    opened = queries.latest_round(table)
+    assert opened is not None and queries.get(GameRound, finished).phase == "settled"
+    for player_id in range(1, len(names) + 1):
+        rounds.place_bets(player_id, table, "10", progressive=True, request_id=f"next-{player_id}",
+                          round_id=opened.id, now=moment)
+
+
 def endpoints(url: str, players: int) -> list[dict[str, Any]]:
     """The app's requests on a migrated database at ``url`` (module docstring)."""
     from flask_migrate import upgrade
@@ -155,6 +174,7 @@ def endpoints(url: str, players: int) -> list[dict[str, Any]]:
                                                          "request_id": f"decision-{number}"})
         for number, (c, h) in enumerate(clients)], counter))
     with app.app_context():
+        _next_round_with_bets(table, names, round_id)
         watchers = viewing.viewers_of(range(1, players + 1))
 
         def build() -> None:
