@@ -8,6 +8,7 @@ Locks follow the one order of :mod:`.transaction`: a round is locked only after 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Collection
 from typing import Any, NamedTuple, TypeVar
 
 from sqlalchemy import ColumnElement, exists, func, select
@@ -151,15 +152,29 @@ def latest_round(table_id: int, *, finished: bool = False, for_update: bool = Fa
     return db.session.scalars(locked(statement, shared=shared) if for_update else statement).first()
 
 
-def current_and_last(table_id: int) -> tuple[GameRound | None, GameRound | None]:
-    """:func:`latest_round` and ``latest_round(finished=True)`` in one read: a table plays one
-    round at a time (R2), so its last finished round is its newest or the one before."""
-    newest = list(db.session.scalars(select(GameRound).where(GameRound.table_id == table_id)
-                                     .order_by(GameRound.number.desc()).limit(2).options(WITH_BETS)))
-    finished = next((row for row in newest if row.phase in FINISHED), None)
-    if finished is None and len(newest) == 2:
-        finished = latest_round(table_id, finished=True)
-    return (newest[0] if newest else None), finished
+class FinishedRound(NamedTuple):
+    """A settled or void round as a key: once finished a round never changes (R2.7; R9: no step,
+    bet, decision or incident after it), so what is built of it is kept by this key (issue 10).
+    The time it finished is part of it, so that one process serving several databases (the tests)
+    never mistakes one database's round for another's."""
+
+    id: int
+    commitment: str | None
+    finished_at: dt.datetime | None
+
+
+def finished_rounds(table_id: int, limit: int) -> list[FinishedRound]:
+    """The table's last ``limit`` settled or void rounds, newest first, read as keys alone."""
+    return [FinishedRound(*row) for row in db.session.execute(
+        select(GameRound.id, GameRound.commitment, GameRound.finished_at)
+        .where(GameRound.table_id == table_id, GameRound.phase.in_(FINISHED))
+        .order_by(GameRound.number.desc()).limit(limit))]
+
+
+def rounds_with_bets(round_ids: Collection[int]) -> dict[int, GameRound]:
+    """These rounds with their bets and decisions, by id, in one read (two with the bets)."""
+    return {row.id: row for row in db.session.scalars(select(GameRound).where(GameRound.id.in_(round_ids))
+                                                      .options(WITH_BETS))}
 
 
 def latest_rounds(table_ids: list[int]) -> dict[int, GameRound]:

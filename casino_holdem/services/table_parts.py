@@ -16,7 +16,7 @@ Amounts are decimal strings, times ISO 8601 in UTC; pages format both for the pl
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -28,9 +28,11 @@ from ..core.evaluator import evaluate
 from ..core.hand_names import HandName, name_of, name_of_hole
 from ..core.money import format_amount, round_down
 from ..core.paytable import BONUS_LINES, CurrencySpec, Paytable
-from ..core.round import FINISHED
 from ..extensions import db
 from ..models import AwardRecord, GameRound, GameTable, MovementKind, PoolMovement
+from . import queries
+from .kept import Kept
+from .queries import FinishedRound
 from .round_rows import load_round
 
 # --- hands (R7) --------------------------------------------------------------------------------------------
@@ -142,27 +144,24 @@ def wins_in(wins: list[JackpotWin], spec: CurrencySpec) -> list[dict[str, Any]]:
 #: how many finished rounds the table's results strip shows
 RECENT_ROUNDS = 8
 
-#: a finished round's strip entry never changes: kept by (round id, deck commitment)
-_STRIP_ENTRIES: dict[tuple[int, str], dict[str, Any]] = {}
+#: a finished round's strip entry never changes (:mod:`.kept`)
+_STRIP_ENTRIES: Kept[FinishedRound, dict[str, Any]] = Kept(4096)
 
 
 def _strip_entry(row: GameRound) -> dict[str, Any]:
     """One finished round as the results strip shows it (R3: who won, with which hands; R9 void)."""
-    key = (row.id, row.commitment)
-    if key not in _STRIP_ENTRIES:
-        if len(_STRIP_ENTRIES) > 4096:
-            _STRIP_ENTRIES.clear()
-        cards = load_round(row).cards
-        board = tuple(cards.board)
-        hands = [hand_part(tuple(cards.player), board), hand_part(tuple(cards.dealer), board)]
-        _STRIP_ENTRIES[key] = {"number": row.number, "result": row.result, "void": row.void_reason,
-                               "player": hands[0] and hands[0]["name"], "dealer": hands[1] and hands[1]["name"]}
-    return _STRIP_ENTRIES[key]
+    cards = load_round(row).cards
+    board = tuple(cards.board)
+    hands = [hand_part(tuple(cards.player), board), hand_part(tuple(cards.dealer), board)]
+    return {"number": row.number, "result": row.result, "void": row.void_reason,
+            "player": hands[0] and hands[0]["name"], "dealer": hands[1] and hands[1]["name"]}
 
 
-def recent_results(table_id: int) -> list[dict[str, Any]]:
-    """The results strip: the table's last finished rounds, newest first."""
-    rows = db.session.scalars(select(GameRound).where(GameRound.table_id == table_id,
-                                                      GameRound.phase.in_(FINISHED))
-                              .order_by(GameRound.number.desc()).limit(RECENT_ROUNDS))
-    return [_strip_entry(row) for row in rows]
+def recent_results(finished: Sequence[FinishedRound]) -> list[dict[str, Any]]:
+    """The results strip: the table's last finished rounds (:func:`.queries.finished_rounds`,
+    newest first, :data:`RECENT_ROUNDS` of them); only a round not shown before is read."""
+    def build(missing: list[FinishedRound]) -> dict[FinishedRound, dict[str, Any]]:
+        rows = queries.rounds_with_bets([key.id for key in missing])
+        return {key: _strip_entry(rows[key.id]) for key in missing}
+
+    return _STRIP_ENTRIES.get(finished, build)

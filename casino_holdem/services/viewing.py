@@ -21,7 +21,7 @@ Amounts are decimal strings, times ISO 8601 in UTC.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -35,8 +35,9 @@ from ..core.phases import ANTE_MULTIPLE, Action
 from ..core.round import FINISHED, Bettor, Phase, Round
 from ..extensions import db
 from ..models import AwardRecord, Bet, GameRound, GameTable, IncidentRecord, Player
-from . import jackpot, paytable_figures, queries, tables, wallet
+from . import jackpot, paytable_figures, queries, table_parts, tables, wallet
 from .errors import Unprocessable
+from .kept import Kept
 from .round_rows import load_round, table_paytable
 from .table_parts import JackpotWin, chips, hand_part, last_wins, recent_results, rules_panel, sharers, wins_in
 from .transaction import clock, reading
@@ -147,7 +148,7 @@ class RoundSight:
         awards and the net result. ``allowed_actions`` is empty once the window has closed (R8)."""
         bettor = self.core.bettors.get(str(viewer))
         if bettor is None:  # a watcher: nothing of theirs to read
-            return OwnPart({"player_id": viewer, "has_bet": False, "allowed_actions": [], "bet": None})
+            return _watcher(viewer)
         open_window = self.row.deadline is None or clock(None) < self.row.deadline
         you: dict[str, Any] = {"player_id": viewer, "has_bet": True,
                                "allowed_actions": ([a.value for a in self.core.allowed_actions(str(viewer))]
@@ -165,14 +166,12 @@ class RoundSight:
 
     def seen_by(self, viewer: int | None) -> dict[str, Any]:
         """The public part, with the viewer's own part when the viewer is a player."""
-        view = dict(self.public)
-        if viewer is None:
-            return view
-        own = self.own_part(viewer)
-        if "result" in view:
-            view["result"] = {**view["result"], "awards": own.awards}
-        view["you"] = own.you
-        return view
+        return _seen_by(self.public, viewer, self.own_part)
+
+    def settled(self) -> SettledSight:
+        """This finished round as every viewer will ever see it (:class:`SettledSight`)."""
+        assert self.row.phase in FINISHED, "only a finished round never changes"
+        return SettledSight(self.public, {viewer: self.own_part(viewer) for viewer in self.bets}, self.progressive)
 
     def house(self) -> dict[str, Any]:
         """Every bettor's part and every award: for the house, never for a player."""
@@ -182,6 +181,47 @@ class RoundSight:
         if "result" in view:
             view["result"]["awards"] = [{"bet_id": award.bet_id, **_award_part(award)} for award in self.awards]
         return view
+
+
+def _watcher(viewer: int) -> OwnPart:
+    """The own part of a viewer who did not bet on the round: nothing of theirs to show."""
+    return OwnPart({"player_id": viewer, "has_bet": False, "allowed_actions": [], "bet": None})
+
+
+def _seen_by(public: dict[str, Any], viewer: int | None, own_part: Callable[[int], OwnPart]) -> dict[str, Any]:
+    """A round's public part, with the viewer's own part when the viewer is a player (R1: nobody
+    else's bets)."""
+    view = dict(public)
+    if viewer is None:
+        return view
+    own = own_part(viewer)
+    if "result" in view:
+        view["result"] = {**view["result"], "awards": own.awards}
+    view["you"] = own.you
+    return view
+
+
+@dataclass(frozen=True, slots=True)
+class SettledSight:
+    """A settled or void round as each viewer sees it, built once (:meth:`RoundSight.settled`): it
+    never changes again (R2.7, R9), and it stays on the felt as the table's last round for the
+    whole of the next one, so each change of the table takes it from here (issue 10, :mod:`.kept`)."""
+
+    public: dict[str, Any]
+    own: dict[int, OwnPart]
+    progressive: frozenset[int]
+
+    def seen_by(self, viewer: int | None) -> dict[str, Any]:
+        return _seen_by(self.public, viewer, lambda player: self.own.get(player) or _watcher(player))
+
+
+#: the finished rounds shown as tables' last rounds, by :class:`~.queries.FinishedRound`
+_SETTLED: Kept[queries.FinishedRound, SettledSight] = Kept(1024)
+
+
+def settled_sight(key: queries.FinishedRound) -> SettledSight:
+    """The finished round ``key`` as its viewers see it, read and built once per process."""
+    return _SETTLED.get([key], lambda missing: {key: RoundSight.of(queries.round_with_bets(key.id)).settled()})[0]
 
 
 def round_seen_by(round_row: GameRound, viewer: int | None) -> dict[str, Any]:
@@ -266,7 +306,7 @@ class TableSight:
 
     table: GameTable
     current: RoundSight | None
-    last: RoundSight | None
+    last: SettledSight | None
     meters: dict[str, Decimal]
     recent: list[dict[str, Any]]
     paytable: Paytable
@@ -277,15 +317,18 @@ class TableSight:
     @classmethod
     def of(cls, table_id: int) -> TableSight:
         table = queries.get(GameTable, table_id)
-        current, last = queries.current_and_last(table.id)
+        current = queries.latest_round(table.id)
+        finished = queries.finished_rounds(table.id, table_parts.RECENT_ROUNDS)
+        # the last finished round, unless it is the current one (R2.7: on the felt until the next opens)
+        last = finished[0] if finished and (current is None or current.id != finished[0].id) else None
         return cls(table, None if current is None else RoundSight.of(current),
-                   None if last is None or last is current else RoundSight.of(last),
-                   dict(jackpot.pool_view(table.pool_id).meters), recent_results(table.id), table_paytable(table),
+                   None if last is None else settled_sight(last),
+                   dict(jackpot.pool_view(table.pool_id).meters), recent_results(finished), table_paytable(table),
                    last_wins(table.pool_id), paytable_figures.player_returns(table.paytable_sha256))
 
     def bettors(self) -> set[int]:
         """The players whose own part (and balance) this table's change may have changed."""
-        return {bet.player_id for sight in (self.current, self.last) if sight for bet in sight.row.bets}
+        return {*(self.current.bets if self.current else ()), *(self.last.own if self.last else ())}
 
     def _in_currency(self, currency: str) -> dict[str, Any]:
         """The parts of the view that depend only on the viewer's currency (R6), built once."""
@@ -389,7 +432,7 @@ def table_views(table_id: int, watchers: Watchers) -> dict[int, dict[str, Any]]:
     gets nothing."""
     sight = TableSight.of(table_id)
     fresh = _balances({viewer: watchers[viewer][0] for viewer in sight.bettors() & watchers.keys()},
-                      [part.row for part in (sight.current, sight.last) if part])
+                      [sight.current.row] if sight.current else [])
     views = {}
     for viewer, (currency, balance) in watchers.items():
         if _table_currency(sight.table, currency) is not None:

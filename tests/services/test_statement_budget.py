@@ -122,3 +122,29 @@ def test_a_tables_state_for_its_streams_is_a_few_reads_however_many_watch(db, ca
     assert views[first]["round"]["you"]["bet"]["progressive"] == "1"
     assert views[player]["round"]["you"]["bet"]["progressive"] == "0"
     assert views[player]["balance"]["reserved"] == "40"  # R2.3-R2.5: the Flop bet (2 × Ante) and the two later
+
+
+def test_issue10_r2_7_a_finished_round_on_the_felt_is_read_once_and_seen_as_before(casino) -> None:
+    """A settled round stays on the felt as the table's last round through the next one (R2.7)
+    and never changes again (R9): the table's next builds take it as built, reading only the
+    current round's bets, and every viewer sees it exactly as a fresh read shows it (R1)."""
+    table = casino.table(casino.pool("1000"))
+    alice, bob, carol = casino.player(), casino.player(), casino.player()
+    settled = casino.open(table, now=T0)
+    for player in (alice, bob):
+        rounds.place_bets(player, table, "10", "0", True, request_id=f"first-{player}", now=T0)
+    events: list[str] = []
+    for later in range(100, 1000, 100):  # R8 decides what they leave; the next round opens
+        events += casino.run(table, T0 + later * SECOND) if "opened" not in events else []
+    assert events[-2:] == ["settled", "opened"]
+    current = rounds.place_bets(carol, table, "10", request_id="next", now=T0 + 1000 * SECOND).round_id
+    watchers = viewing.viewers_of([alice, bob, carol])
+    first = viewing.table_views(table, watchers)
+    with bets_read() as again:
+        views = viewing.table_views(table, watchers)
+    assert set(again) == {carol}  # the current round's bet alone
+    for viewer in (alice, bob, carol):
+        assert views[viewer]["last_round"] == first[viewer]["last_round"] == viewing.round_view(settled, viewer)
+        assert views[viewer]["round"]["round_id"] == current
+    assert views[alice]["last_round"]["you"]["bet"]["progressive"] == "1"
+    assert views[carol]["last_round"]["you"]["bet"] is None
