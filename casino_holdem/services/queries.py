@@ -177,15 +177,16 @@ def rounds_with_bets(round_ids: Collection[int]) -> dict[int, GameRound]:
                                                       .options(WITH_BETS))}
 
 
-def latest_rounds(table_ids: list[int]) -> dict[int, GameRound]:
-    """The current round of each of these tables (those that have one) with its bets, in two
-    reads however many tables (issue 10: the lobby lists every open table on each change)."""
+def latest_rounds(table_ids: list[int]) -> dict[int, tuple[GameRound, int]]:
+    """The current round of each of these tables (those that have one) and how many bet on it, in
+    one read however many tables (issue 10: the lobby lists every open table on each change, with
+    its number of bettors, never their bets)."""
     newest = (select(GameRound.table_id, func.max(GameRound.number).label("number"))
               .where(GameRound.table_id.in_(table_ids)).group_by(GameRound.table_id).subquery())
-    rounds = db.session.scalars(select(GameRound).join(newest, (GameRound.table_id == newest.c.table_id)
-                                                       & (GameRound.number == newest.c.number))
-                                .options(selectinload(GameRound.bets)))
-    return {round_row.table_id: round_row for round_row in rounds}
+    bettors = select(func.count(Bet.id)).where(Bet.round_id == GameRound.id).scalar_subquery()
+    rounds = db.session.execute(select(GameRound, bettors).join(newest, (GameRound.table_id == newest.c.table_id)
+                                                                & (GameRound.number == newest.c.number)))
+    return {round_row.table_id: (round_row, count) for round_row, count in rounds}
 
 
 def bet_of(round_row: GameRound, player_id: int) -> Bet | None:

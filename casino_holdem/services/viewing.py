@@ -65,11 +65,11 @@ def _award_part(award: AwardRecord) -> dict[str, Any]:
             "amount": format_amount(award.amount)}
 
 
-def _countdown(round_row: GameRound) -> dict[str, Any]:
+def _countdown(round_row: GameRound, bettors: int) -> dict[str, Any]:
     """The deadline the players count down to, and how often an empty betting window opens again
-    (:func:`.windows.countdown`, R2.1)."""
+    (:func:`.windows.countdown`, R2.1: a round nobody has bet on)."""
     deadline, repeats = countdown(round_row.deadline, round_row.table.betting_seconds, clock(None),
-                                  idle=round_row.phase == Phase.BETTING.value and not round_row.bets)
+                                  idle=round_row.phase == Phase.BETTING.value and not bettors)
     return {"deadline": None if deadline is None else deadline.isoformat(), "repeats_every": repeats}
 
 
@@ -87,7 +87,7 @@ def _round_part(round_row: GameRound, core: Round) -> dict[str, Any]:
     view: dict[str, Any] = {
         "round_id": round_row.id, "table_id": round_row.table_id, "number": round_row.number,
         "phase": round_row.phase, "commitment": round_row.commitment, "dealing": round_row.dealing,
-        **_countdown(round_row),
+        **_countdown(round_row, len(round_row.bets)),
         "paytable": {"id": round_row.paytable_id, "version": round_row.paytable_version,
                      "sha256": round_row.paytable_sha256},
         "cards": {"player": format_cards(cards.player), "board": format_cards(cards.board),
@@ -258,8 +258,10 @@ def _table_currency(table: GameTable, currency: str) -> CurrencySpec | None:
         return None
 
 
-def _table_summary(table: GameTable, current: GameRound | None, spec: CurrencySpec, meter: Decimal) -> dict[str, Any]:
-    """A table and its ``current`` round as the lobby lists them, in the viewer's currency (R6)."""
+def _table_summary(table: GameTable, current: tuple[GameRound, int] | None, spec: CurrencySpec,
+                   meter: Decimal) -> dict[str, Any]:
+    """A table and its ``current`` round (with how many bet on it) as the lobby lists them, in the
+    viewer's currency (R6)."""
     return {
         "id": table.id, "name": table.name,
         "paytable": {"id": table.paytable_id, "version": table.paytable_version, "sha256": table.paytable_sha256},
@@ -271,8 +273,8 @@ def _table_summary(table: GameTable, current: GameRound | None, spec: CurrencySp
         "betting_seconds": table.betting_seconds, "decision_seconds": table.decision_seconds,
         "suspended": table.suspended_reason is not None,  # issue 11: no bets until resumed (R2)
         "round": None if current is None else {
-            "round_id": current.id, "number": current.number, "phase": current.phase, "bettors": len(current.bets),
-            **_countdown(current)},
+            "round_id": current[0].id, "number": current[0].number, "phase": current[0].phase,
+            "bettors": current[1], **_countdown(*current)},
     }
 
 
@@ -336,7 +338,7 @@ class TableSight:
             spec = _table_currency(self.table, currency)
             if spec is None:
                 raise Unprocessable(f"currency: table {self.table.name} does not take {currency} (R6)", "currency")
-            current = None if self.current is None else self.current.row
+            current = None if self.current is None else (self.current.row, len(self.current.row.bets))
             self.shared[currency] = {
                 "spec": spec, "server_time": clock(None).isoformat(), "currency": currency_of(spec),
                 "table": {**_table_summary(self.table, current, spec, self.meters[currency]),
@@ -368,7 +370,7 @@ class LobbySight:
     """Every open table read once; :meth:`seen_by` lists those that take the viewer's currency,
     built once per currency and shared by the views of every viewer in it."""
 
-    tables: list[tuple[GameTable, GameRound | None]]
+    tables: list[tuple[GameTable, tuple[GameRound, int] | None]]
     meters: dict[int, dict[str, Decimal]]
     shared: dict[str, dict[str, Any]] = field(default_factory=dict)
 

@@ -148,3 +148,20 @@ def test_issue10_r2_7_a_finished_round_on_the_felt_is_read_once_and_seen_as_befo
         assert views[viewer]["round"]["round_id"] == current
     assert views[alice]["last_round"]["you"]["bet"]["progressive"] == "1"
     assert views[carol]["last_round"]["you"]["bet"] is None
+
+
+def test_issue10_the_lobby_counts_each_tables_bettors_without_reading_their_bets(casino) -> None:
+    """Every player holds a lobby stream, rebuilt on each change of any table: it shows how many bet
+    at each table and whether its window is an empty one (R2.1), and reads no bet to do so."""
+    busy, empty = casino.table(casino.pool("100")), casino.table()
+    players = [casino.player() for _ in range(3)]
+    for table in (busy, empty):
+        casino.open(table)
+    for number, player in enumerate(players):
+        rounds.place_bets(player, busy, "10", request_id=f"lobby-{number}", now=T0)
+    watchers = viewing.viewers_of(players)
+    with bets_read() as read:
+        lobby = viewing.lobby_views(watchers)[players[0]]
+    listed = {entry["id"]: entry["round"] for entry in lobby["tables"]}
+    assert read == [] and listed[busy]["bettors"] == 3 and listed[empty]["bettors"] == 0
+    assert listed[busy]["repeats_every"] is None and listed[empty]["repeats_every"] == 10  # R2.1: empty rolls over
