@@ -9,13 +9,17 @@ import datetime as dt
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Boolean, ForeignKey, Index, Integer, String, Text, UniqueConstraint, column
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..core.money import ZERO
+from ..core.phases import FINISHED
 from ..extensions import db
 from .columns import Money, UTCDateTime
 from .tables import GameTable
+
+#: a round not yet settled or void (R2.7, R9)
+IN_PLAY = column("phase").notin_([phase.value for phase in FINISHED])
 
 
 class GameRound(db.Model):  # type: ignore[name-defined,misc]
@@ -24,7 +28,11 @@ class GameRound(db.Model):  # type: ignore[name-defined,misc]
     published when the round opens (R1)."""
 
     __tablename__ = "rounds"
-    __table_args__ = (UniqueConstraint("table_id", "number"), Index("ix_rounds_table_phase", "table_id", "phase"))
+    __table_args__ = (UniqueConstraint("table_id", "number"), Index("ix_rounds_table_phase", "table_id", "phase"),
+                      # the rounds in play, a few per table however long the floor has run: a
+                      # player's open rounds (R2.1: what their bets reserve) are found from here,
+                      # not by reading every bet they ever made (issue 10)
+                      Index("ix_rounds_in_play", "id", postgresql_where=IN_PLAY, sqlite_where=IN_PLAY))
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"))

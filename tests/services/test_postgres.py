@@ -10,7 +10,7 @@ from collections.abc import Callable
 from decimal import Decimal
 
 import pytest
-from sqlalchemy import func, select, text
+from sqlalchemy import event, func, select, text
 
 from casino_holdem.core.money import ZERO, round_down
 from casino_holdem.extensions import db
@@ -360,3 +360,42 @@ def test_r8_requests_after_their_window_are_refused_without_waiting_for_the_deal
     assert isinstance(answers[1], rounds.BetReceipt) and answers[1].bet_id == placed.bet_id
     assert answers[2].startswith("R8: the decision window has closed")
     assert answers[3] == decided
+
+
+def test_issue10_r2_1_a_players_open_rounds_are_found_without_reading_their_history(app, pg) -> None:
+    """What a player's open bets reserve (R2.1) is read on every bet, balance and table state: the
+    rounds in play are found by their own index, so the read does not grow with the settled rounds
+    and bets a long-running floor keeps."""
+    casino = pg
+    table, player = casino.table(), casino.player()
+    casino.open(table)
+    settled = rounds.place_bets(player, table, "10", request_id="history", now=T0).round_id
+    with db.engine.begin() as connection:  # a history: the same bet on 5,000 settled rounds of the table
+        connection.execute(text(
+            "INSERT INTO rounds (table_id, number, phase, commitment, deck, nonce, dealt_count, opened_at, "
+            "paytable_id, paytable_version, paytable_sha256, dealing) "
+            "SELECT table_id, number + g, 'settled', commitment, deck, nonce, dealt_count, opened_at, paytable_id, "
+            "paytable_version, paytable_sha256, dealing FROM rounds, generate_series(1, 5000) g WHERE id = :id"),
+            {"id": settled})
+        connection.execute(text(
+            "INSERT INTO bets (round_id, player_id, currency, ante, bonus, progressive, flop, turn, river, "
+            "contribution, request_id, request_fingerprint, connected, placed_at) "
+            "SELECT r.id, b.player_id, b.currency, b.ante, b.bonus, b.progressive, b.flop, b.turn, b.river, "
+            "b.contribution, 'history-' || r.id, b.request_fingerprint, b.connected, b.placed_at "
+            "FROM bets b JOIN rounds r ON r.table_id = :table AND r.id <> b.round_id WHERE b.round_id = :id"),
+            {"table": table, "id": settled})
+        connection.execute(text("ANALYZE rounds; ANALYZE bets"))
+    sent: list[tuple[str, object]] = []
+
+    def record(_connection: object, _cursor: object, statement: str, parameters: object, *_rest: object) -> None:
+        sent.append((statement, parameters))
+
+    event.listen(db.engine, "before_cursor_execute", record)
+    try:
+        assert wallet.balance(player).reserved == Decimal(40)  # R2.3-R2.5: the Ante's round is in play
+    finally:
+        event.remove(db.engine, "before_cursor_execute", record)
+    (statement, parameters), = [(s, p) for s, p in sent if "FROM bets JOIN rounds" in s]
+    with db.engine.connect() as connection:
+        plan = "\n".join(connection.exec_driver_sql(f"EXPLAIN {statement}", parameters).scalars())  # type: ignore[arg-type]
+    assert "ix_rounds_in_play" in plan and "Seq Scan on rounds" not in plan, plan
