@@ -121,10 +121,15 @@ def house_move(pool: JackpotPool, kind: MovementKind, amount: Decimal, *, actor:
                 idempotency_key=idempotency_key)
 
 
+def meters_of(amount: Decimal) -> dict[str, Decimal]:
+    """R6: the meter of a pool holding ``amount`` base units in every currency (× its multiplier,
+    down to its smallest unit)."""
+    return {code: round_down(amount * spec.multiplier, spec.unit)
+            for code, spec in paytable_files.resolve().currencies.items()}
+
+
 def _view(pool: JackpotPool) -> PoolView:
-    currencies = paytable_files.resolve().currencies
-    return PoolView(pool.id, pool.name, pool.amount,
-                    {code: round_down(pool.amount * spec.multiplier, spec.unit) for code, spec in currencies.items()})
+    return PoolView(pool.id, pool.name, pool.amount, meters_of(pool.amount))
 
 
 def _base_amount(amount: Decimal | str | int) -> Decimal:

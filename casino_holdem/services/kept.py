@@ -1,16 +1,21 @@
 """What is built once of what never changes: a finished round (R2.7; R9: no step, bet, decision
-or incident once it is settled or void). Issue 10: a table's state is rebuilt on every change, and
-its last round and results strip stay the same for the whole of the next round, so they are read
-and built once per process, not once per change.
+or incident once it is settled or void), and the parts of a table's state that change seldom,
+kept by their version (a pool's last wins, a paytable's computed returns). Issue 10: a table's
+state is rebuilt on every change, and these stay the same for many changes, so they are read and
+built once per process, not once per change.
 
-The memo is bounded (it starts again when full) and safe between the fan-out's build threads: a
-value built twice at once is the same value either way.
+Each app has its own memos (:func:`kept`), so one process serving several databases (the tests:
+an app each) never takes one database's rows for another's. A memo is bounded (it starts again
+when full) and safe between the fan-out's build threads: a value built twice at once is the same
+value either way.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
+
+from flask import current_app
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -35,3 +40,9 @@ class Kept(Generic[K, V]):
             self._values.update(built)
             found.update(built)
         return [found[key] for key in keys]
+
+
+def kept(name: str, size: int) -> Kept[Any, Any]:
+    """The current app's memo ``name``, holding at most ``size`` values (made on first use)."""
+    memos: dict[str, Kept[Any, Any]] = current_app.extensions.setdefault("casino_kept", {})
+    return memos.setdefault(name, Kept(size))

@@ -25,6 +25,7 @@ from sqlalchemy import and_, or_, select
 from ..extensions import db
 from ..models import PaytableFigures, PaytableVersion
 from . import queries
+from .kept import kept
 from .transaction import clock, transactional
 
 #: a claim this old is abandoned (the slowest full computation takes minutes, not an hour)
@@ -147,17 +148,33 @@ def _percent(figure: dict[str, str]) -> str:
     return decimal_text(fraction_of(figure) * 100, 2)
 
 
-def player_returns(sha256: str) -> dict[str, Any] | None:
-    """The rules panel's returns (issue 13), in percent: each main-game bet (R3) and the four
-    together under the best play, the Bonus (R4) and the Progressive's long-run return (R5);
-    None while not computed."""
-    view = figures_of(sha256)
-    if view is None:
+#: how many computed figures' returns a process keeps, by their row and when computed (:mod:`.kept`)
+KEPT_RETURNS = 64
+
+
+def player_returns(figures_id: int | None, computed_at: dt.datetime | None) -> dict[str, Any] | None:
+    """The rules panel's returns (issue 13, :func:`_returns`) from the figures row ``figures_id``
+    computed at ``computed_at`` (the newest of the table's paytable: :func:`.queries.panels`),
+    read once per computation; None while there is none."""
+    if figures_id is None or computed_at is None:
         return None
-    play = view.figures["strategies"][PLAYER_STRATEGY]
+
+    def build(keys: list[tuple[int, dt.datetime]]) -> dict[tuple[int, dt.datetime], dict[str, Any]]:
+        figures = queries.get(PaytableFigures, figures_id).figures
+        assert figures is not None, "a computed row holds its figures"
+        return {keys[0]: _returns(figures)}
+
+    returns: dict[str, Any] = kept("returns", KEPT_RETURNS).get([(figures_id, computed_at)], build)[0]
+    return returns
+
+
+def _returns(figures: dict[str, Any]) -> dict[str, Any]:
+    """The rules panel's returns (issue 13), in percent: each main-game bet (R3) and the four
+    together under the best play, the Bonus (R4) and the Progressive's long-run return (R5)."""
+    play = figures["strategies"][PLAYER_STRATEGY]
     return {"strategy": PLAYER_STRATEGY,
             "bets": {bet: _percent(entry["rtp"]) for bet, entry in play["main"]["by_bet"].items()},
-            "main": _percent(play["main"]["rtp"]), "bonus": _percent(view.figures["bonus"]["rtp"]),
+            "main": _percent(play["main"]["rtp"]), "bonus": _percent(figures["bonus"]["rtp"]),
             "progressive": _percent(play["progressive"]["long_run_return"])}
 
 

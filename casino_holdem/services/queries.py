@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Collection
+from decimal import Decimal
 from typing import Any, NamedTuple, TypeVar
 
 from sqlalchemy import ColumnElement, exists, func, select
@@ -16,7 +17,17 @@ from sqlalchemy.orm import selectinload
 
 from ..core.round import FINISHED
 from ..extensions import db
-from ..models import Bet, GameRound, GameTable, JackpotPool, PaytableVersion, Player, PoolCorrection
+from ..models import (
+    AwardRecord,
+    Bet,
+    GameRound,
+    GameTable,
+    JackpotPool,
+    PaytableFigures,
+    PaytableVersion,
+    Player,
+    PoolCorrection,
+)
 from .errors import NotFound
 from .transaction import locked
 from .windows import has_closed
@@ -152,23 +163,38 @@ def latest_round(table_id: int, *, finished: bool = False, for_update: bool = Fa
     return db.session.scalars(locked(statement, shared=shared) if for_update else statement).first()
 
 
-class FinishedRound(NamedTuple):
-    """A settled or void round as a key: once finished a round never changes (R2.7; R9: no step,
-    bet, decision or incident after it), so what is built of it is kept by this key (issue 10).
-    The time it finished is part of it, so that one process serving several databases (the tests)
-    never mistakes one database's round for another's."""
-
-    id: int
-    commitment: str | None
-    finished_at: dt.datetime | None
+def finished_rounds(table_id: int, limit: int) -> list[int]:
+    """The ids of the table's last ``limit`` settled or void rounds, newest first: once finished a
+    round never changes (R2.7; R9: no step, bet, decision or incident after it), so what is built
+    of it is kept by its id (issue 10, :mod:`.kept`)."""
+    return list(db.session.scalars(select(GameRound.id)
+                                   .where(GameRound.table_id == table_id, GameRound.phase.in_(FINISHED))
+                                   .order_by(GameRound.number.desc()).limit(limit)))
 
 
-def finished_rounds(table_id: int, limit: int) -> list[FinishedRound]:
-    """The table's last ``limit`` settled or void rounds, newest first, read as keys alone."""
-    return [FinishedRound(*row) for row in db.session.execute(
-        select(GameRound.id, GameRound.commitment, GameRound.finished_at)
-        .where(GameRound.table_id == table_id, GameRound.phase.in_(FINISHED))
-        .order_by(GameRound.number.desc()).limit(limit))]
+class Panels(NamedTuple):
+    """What a table's state shows beside its rounds, read in one statement: the pool's amount (R5:
+    the meter) and the versions of what changes seldom, by which its built parts are kept
+    (:mod:`.kept`): the newest prize share of any pool (the last wins, R5) and the paytable's
+    newest computed figures (issue 13), None while there is none."""
+
+    pool_amount: Decimal
+    newest_award: int | None
+    figures: int | None
+    figures_at: dt.datetime | None
+
+
+def panels(pool_id: int, sha256: str) -> Panels:
+    """:class:`Panels` of a table on ``pool_id`` dealing paytable ``sha256`` (issue 10: one read
+    where the meter, the last wins and the returns were three, one of them a large JSON document)."""
+    newest = (select(PaytableFigures.id, PaytableFigures.computed_at)
+              .where(PaytableFigures.sha256 == sha256, PaytableFigures.computed_at.is_not(None))
+              .order_by(PaytableFigures.computed_at.desc(), PaytableFigures.id.desc()).limit(1))
+    return Panels(*db.session.execute(select(
+        JackpotPool.amount, select(func.max(AwardRecord.id)).scalar_subquery(),
+        newest.with_only_columns(PaytableFigures.id).scalar_subquery(),
+        newest.with_only_columns(PaytableFigures.computed_at).scalar_subquery())
+        .where(JackpotPool.id == pool_id)).one())
 
 
 def rounds_with_bets(round_ids: Collection[int]) -> dict[int, GameRound]:

@@ -31,8 +31,7 @@ from ..core.paytable import BONUS_LINES, CurrencySpec, Paytable
 from ..extensions import db
 from ..models import AwardRecord, GameRound, GameTable, MovementKind, PoolMovement
 from . import queries
-from .kept import Kept
-from .queries import FinishedRound
+from .kept import kept
 from .round_rows import load_round
 
 # --- hands (R7) --------------------------------------------------------------------------------------------
@@ -113,7 +112,22 @@ class JackpotWin:
     at: dt.datetime
 
 
-def last_wins(pool_id: int, limit: int = LAST_WINS) -> list[JackpotWin]:
+#: how many pools' last wins a process keeps (they change only with a new prize share: :mod:`.kept`)
+KEPT_WINS = 256
+
+
+def last_wins(pool_id: int, newest_award: int | None) -> list[JackpotWin]:
+    """The pool's last prizes, newest first (:func:`_last_wins`), read again only once a prize
+    share newer than ``newest_award`` (the newest of any pool, :func:`.queries.panels`) is made;
+    none before the first."""
+    if newest_award is None:
+        return []
+    wins: list[JackpotWin] = kept("last wins", KEPT_WINS).get([(pool_id, newest_award)],
+                                                              lambda keys: {keys[0]: _last_wins(pool_id)})[0]
+    return wins
+
+
+def _last_wins(pool_id: int, limit: int = LAST_WINS) -> list[JackpotWin]:
     """The pool's last prizes, newest first: the awards of the rounds whose prizes the pool's
     history records (R5), each prize once with all its shares added (a pool is shared by tables)."""
     paid = select(PoolMovement.round_id).where(PoolMovement.pool_id == pool_id,
@@ -144,8 +158,8 @@ def wins_in(wins: list[JackpotWin], spec: CurrencySpec) -> list[dict[str, Any]]:
 #: how many finished rounds the table's results strip shows
 RECENT_ROUNDS = 8
 
-#: a finished round's strip entry never changes (:mod:`.kept`)
-_STRIP_ENTRIES: Kept[FinishedRound, dict[str, Any]] = Kept(4096)
+#: how many strip entries a process keeps (a finished round's never changes: :mod:`.kept`)
+STRIP_ENTRIES = 4096
 
 
 def _strip_entry(row: GameRound) -> dict[str, Any]:
@@ -157,11 +171,11 @@ def _strip_entry(row: GameRound) -> dict[str, Any]:
             "player": hands[0] and hands[0]["name"], "dealer": hands[1] and hands[1]["name"]}
 
 
-def recent_results(finished: Sequence[FinishedRound]) -> list[dict[str, Any]]:
-    """The results strip: the table's last finished rounds (:func:`.queries.finished_rounds`,
-    newest first, :data:`RECENT_ROUNDS` of them); only a round not shown before is read."""
-    def build(missing: list[FinishedRound]) -> dict[FinishedRound, dict[str, Any]]:
-        rows = queries.rounds_with_bets([key.id for key in missing])
-        return {key: _strip_entry(rows[key.id]) for key in missing}
+def recent_results(finished: Sequence[int]) -> list[dict[str, Any]]:
+    """The results strip: the table's last finished rounds (their ids, newest first:
+    :func:`.queries.finished_rounds`); only a round not shown before is read."""
+    def build(missing: list[int]) -> dict[int, dict[str, Any]]:
+        rows = queries.rounds_with_bets(missing)
+        return {round_id: _strip_entry(rows[round_id]) for round_id in missing}
 
-    return _STRIP_ENTRIES.get(finished, build)
+    return kept("strip entries", STRIP_ENTRIES).get(finished, build)

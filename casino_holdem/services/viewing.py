@@ -37,7 +37,7 @@ from ..extensions import db
 from ..models import AwardRecord, Bet, GameRound, GameTable, IncidentRecord, Player
 from . import jackpot, paytable_figures, queries, table_parts, tables, wallet
 from .errors import Unprocessable
-from .kept import Kept
+from .kept import kept
 from .round_rows import load_round, table_paytable
 from .table_parts import JackpotWin, chips, hand_part, last_wins, recent_results, rules_panel, sharers, wins_in
 from .transaction import clock, reading
@@ -215,13 +215,15 @@ class SettledSight:
         return _seen_by(self.public, viewer, lambda player: self.own.get(player) or _watcher(player))
 
 
-#: the finished rounds shown as tables' last rounds, by :class:`~.queries.FinishedRound`
-_SETTLED: Kept[queries.FinishedRound, SettledSight] = Kept(1024)
+#: how many finished rounds a process keeps as seen (a table's last round: one or two each)
+KEPT_SETTLED = 1024
 
 
-def settled_sight(key: queries.FinishedRound) -> SettledSight:
-    """The finished round ``key`` as its viewers see it, read and built once per process."""
-    return _SETTLED.get([key], lambda missing: {key: RoundSight.of(queries.round_with_bets(key.id)).settled()})[0]
+def settled_sight(round_id: int) -> SettledSight:
+    """The finished round ``round_id`` as its viewers see it, read and built once per process (:mod:`.kept`)."""
+    sight: SettledSight = kept("settled rounds", KEPT_SETTLED).get(
+        [round_id], lambda missing: {round_id: RoundSight.of(queries.round_with_bets(round_id)).settled()})[0]
+    return sight
 
 
 def round_seen_by(round_row: GameRound, viewer: int | None) -> dict[str, Any]:
@@ -322,11 +324,13 @@ class TableSight:
         current = queries.latest_round(table.id)
         finished = queries.finished_rounds(table.id, table_parts.RECENT_ROUNDS)
         # the last finished round, unless it is the current one (R2.7: on the felt until the next opens)
-        last = finished[0] if finished and (current is None or current.id != finished[0].id) else None
+        last = finished[0] if finished and (current is None or current.id != finished[0]) else None
+        panels = queries.panels(table.pool_id, table.paytable_sha256)
         return cls(table, None if current is None else RoundSight.of(current),
                    None if last is None else settled_sight(last),
-                   dict(jackpot.pool_view(table.pool_id).meters), recent_results(finished), table_paytable(table),
-                   last_wins(table.pool_id), paytable_figures.player_returns(table.paytable_sha256))
+                   jackpot.meters_of(panels.pool_amount), recent_results(finished), table_paytable(table),
+                   last_wins(table.pool_id, panels.newest_award),
+                   paytable_figures.player_returns(panels.figures, panels.figures_at))
 
     def bettors(self) -> set[int]:
         """The players whose own part (and balance) this table's change may have changed."""

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from casino_holdem.services import paytable_figures, paytable_versions
+from casino_holdem.services import jackpot, paytable_figures, paytable_versions, queries
 from casino_holdem.services.paytable_figures import decimal_text, exact
 from support.casino import T0, staff
 from support.figures import sample_figures
@@ -80,13 +80,21 @@ def test_a_new_engine_computes_again_while_the_last_figures_stay_shown(db) -> No
     assert paytable_figures.figures_of(version.sha256).engine == "new"
 
 
-def test_the_players_returns_are_percentages_of_the_best_play(db) -> None:
+def _returns(sha256: str) -> dict[str, object] | None:
+    """The rules panel's returns as a table's state reads them (one read of its panels, issue 10)."""
+    panels = queries.panels(jackpot.ensure_pool("returns").id, sha256)
+    return paytable_figures.player_returns(panels.figures, panels.figures_at)
+
+
+def test_the_players_returns_are_percentages_of_the_best_play_and_follow_a_new_computation(db) -> None:
     version = _version()
-    assert paytable_figures.player_returns(version.sha256) is None
-    paytable_figures.record(version.sha256, ENGINE, sample_figures(Fraction(5281472567599, 5309799846516)))
-    returns = paytable_figures.player_returns(version.sha256)
-    assert returns == {"strategy": "optimal", "bets": dict.fromkeys(("ante", "flop", "turn", "river"), "99.47"),
-                       "main": "99.47", "bonus": "91.46", "progressive": "95.00"}
+    assert _returns(version.sha256) is None
+    paytable_figures.record(version.sha256, ENGINE, sample_figures(Fraction(5281472567599, 5309799846516)), now=T0)
+    assert _returns(version.sha256) == {
+        "strategy": "optimal", "bets": dict.fromkeys(("ante", "flop", "turn", "river"), "99.47"),
+        "main": "99.47", "bonus": "91.46", "progressive": "95.00"}
+    paytable_figures.record(version.sha256, ENGINE, sample_figures(Fraction(98, 100)), now=T0 + dt.timedelta(hours=1))
+    assert _returns(version.sha256)["main"] == "98.00"  # kept by the computation, not by the version
 
 
 def test_two_versions_compared_show_each_figures_change_once_both_are_computed(db) -> None:

@@ -13,7 +13,7 @@ from casino_holdem.extensions import db
 from casino_holdem.models import AwardRecord, GameRound, GameTable
 from casino_holdem.services import player_settings, rounds, viewing
 from casino_holdem.services.errors import BadRequest
-from casino_holdem.services.table_parts import LAST_WINS, last_wins
+from casino_holdem.services.table_parts import LAST_WINS
 from support.casino import SECOND, T0, deck_with
 
 #: R5: a board straight flush is P3's, shared by every Progressive bettor (R8 folds them both here)
@@ -51,12 +51,15 @@ def test_r5_a_table_on_another_pool_shows_none_of_its_wins(casino) -> None:
     assert viewing.table_view(casino.table(casino.pool(seed="100000")), alice)["jackpot_wins"] == []
 
 
-def test_r5_only_the_last_wins_newest_first(casino) -> None:
+def test_r5_only_the_last_wins_newest_first_each_shown_as_soon_as_it_is_won(casino) -> None:
+    """Issue 10: the wins are read again only after a new prize share, and always then."""
     pool = casino.pool(seed="1000000")
     alice = casino.player(amount="100000")
-    played = [_p3_win(casino, casino.table(pool), [alice], start=T0 + index * 60 * SECOND)
-              for index in range(LAST_WINS + 1)]
-    assert [win.round_id for win in last_wins(pool)] == played[::-1][:LAST_WINS]
+    watched, played = casino.table(pool), []
+    for index in range(LAST_WINS + 1):
+        played.append(_p3_win(casino, casino.table(pool), [alice], start=T0 + index * 60 * SECOND))
+        shown = [win["round_id"] for win in viewing.table_view(watched, alice)["jackpot_wins"]]
+        assert shown == played[::-1][:LAST_WINS]
 
 
 def test_settings_are_kept_with_the_account(casino) -> None:
