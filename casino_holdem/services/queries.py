@@ -175,11 +175,12 @@ def finished_rounds(table_id: int, limit: int) -> list[int]:
 class Panels(NamedTuple):
     """What a table's state shows beside its rounds, read in one statement: the pool's amount (R5:
     the meter) and the versions of what changes seldom, by which its built parts are kept
-    (:mod:`.kept`): the newest prize share of any pool (the last wins, R5) and the paytable's
-    newest computed figures (issue 13), None while there is none."""
+    (:mod:`.kept`): the prize shares of every pool, counted, and the newest (the last wins, R5:
+    counted as well, so that two settlements committed out of their ids' order still change the
+    version) and the paytable's newest computed figures (issue 13), None while there is none."""
 
     pool_amount: Decimal
-    newest_award: int | None
+    awards: tuple[int, int | None]
     figures: int | None
     figures_at: dt.datetime | None
 
@@ -190,11 +191,13 @@ def panels(pool_id: int, sha256: str) -> Panels:
     newest = (select(PaytableFigures.id, PaytableFigures.computed_at)
               .where(PaytableFigures.sha256 == sha256, PaytableFigures.computed_at.is_not(None))
               .order_by(PaytableFigures.computed_at.desc(), PaytableFigures.id.desc()).limit(1))
-    return Panels(*db.session.execute(select(
-        JackpotPool.amount, select(func.max(AwardRecord.id)).scalar_subquery(),
+    amount, awards, newest_award, figures, figures_at = db.session.execute(select(
+        JackpotPool.amount, select(func.count(AwardRecord.id)).scalar_subquery(),
+        select(func.max(AwardRecord.id)).scalar_subquery(),
         newest.with_only_columns(PaytableFigures.id).scalar_subquery(),
         newest.with_only_columns(PaytableFigures.computed_at).scalar_subquery())
-        .where(JackpotPool.id == pool_id)).one())
+        .where(JackpotPool.id == pool_id)).one()
+    return Panels(amount, (awards, newest_award), figures, figures_at)
 
 
 def rounds_with_bets(round_ids: Collection[int]) -> dict[int, GameRound]:

@@ -116,13 +116,13 @@ class JackpotWin:
 KEPT_WINS = 256
 
 
-def last_wins(pool_id: int, newest_award: int | None) -> list[JackpotWin]:
-    """The pool's last prizes, newest first (:func:`_last_wins`), read again only once a prize
-    share newer than ``newest_award`` (the newest of any pool, :func:`.queries.panels`) is made;
+def last_wins(pool_id: int, awards: tuple[int, int | None]) -> list[JackpotWin]:
+    """The pool's last prizes, newest first (:func:`_last_wins`), read again only once the prize
+    shares of all pools (``awards``: how many and the newest, :func:`.queries.panels`) change;
     none before the first."""
-    if newest_award is None:
+    if not awards[0]:
         return []
-    wins: list[JackpotWin] = kept("last wins", KEPT_WINS).get([(pool_id, newest_award)],
+    wins: list[JackpotWin] = kept("last wins", KEPT_WINS).get([(pool_id, *awards)],
                                                               lambda keys: {keys[0]: _last_wins(pool_id)})[0]
     return wins
 

@@ -329,7 +329,7 @@ class TableSight:
         return cls(table, None if current is None else RoundSight.of(current),
                    None if last is None else settled_sight(last),
                    jackpot.meters_of(panels.pool_amount), recent_results(finished), table_paytable(table),
-                   last_wins(table.pool_id, panels.newest_award),
+                   last_wins(table.pool_id, panels.awards),
                    paytable_figures.player_returns(panels.figures, panels.figures_at))
 
     def bettors(self) -> set[int]:
