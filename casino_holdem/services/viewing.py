@@ -171,7 +171,7 @@ class RoundSight:
     def settled(self) -> SettledSight:
         """This finished round as every viewer will ever see it (:class:`SettledSight`)."""
         assert self.row.phase in FINISHED, "only a finished round never changes"
-        return SettledSight(self.public, {viewer: self.own_part(viewer) for viewer in self.bets}, self.progressive)
+        return SettledSight(self.public, {viewer: self.own_part(viewer) for viewer in self.bets})
 
     def house(self) -> dict[str, Any]:
         """Every bettor's part and every award: for the house, never for a player."""
@@ -209,7 +209,6 @@ class SettledSight:
 
     public: dict[str, Any]
     own: dict[int, OwnPart]
-    progressive: frozenset[int]
 
     def seen_by(self, viewer: int | None) -> dict[str, Any]:
         return _seen_by(self.public, viewer, lambda player: self.own.get(player) or _watcher(player))
