@@ -12,7 +12,7 @@ from collections.abc import Collection
 from decimal import Decimal
 from typing import Any, NamedTuple, TypeVar
 
-from sqlalchemy import ColumnElement, exists, func, select
+from sqlalchemy import ColumnElement, exists, func, select, true
 from sqlalchemy.orm import selectinload
 
 from ..core.round import FINISHED
@@ -188,16 +188,15 @@ class Panels(NamedTuple):
 def panels(pool_id: int, sha256: str) -> Panels:
     """:class:`Panels` of a table on ``pool_id`` dealing paytable ``sha256`` (issue 10: one read
     where the meter, the last wins and the returns were three, one of them a large JSON document)."""
-    newest = (select(PaytableFigures.id, PaytableFigures.computed_at)
-              .where(PaytableFigures.sha256 == sha256, PaytableFigures.computed_at.is_not(None))
-              .order_by(PaytableFigures.computed_at.desc(), PaytableFigures.id.desc()).limit(1))
-    amount, awards, newest_award, figures, figures_at = db.session.execute(select(
-        JackpotPool.amount, select(func.count(AwardRecord.id)).scalar_subquery(),
-        select(func.max(AwardRecord.id)).scalar_subquery(),
-        newest.with_only_columns(PaytableFigures.id).scalar_subquery(),
-        newest.with_only_columns(PaytableFigures.computed_at).scalar_subquery())
+    awards = select(func.count(AwardRecord.id).label("shares"), func.max(AwardRecord.id).label("newest")).subquery()
+    figures = (select(PaytableFigures.id, PaytableFigures.computed_at)
+               .where(PaytableFigures.sha256 == sha256, PaytableFigures.computed_at.is_not(None))
+               .order_by(PaytableFigures.computed_at.desc(), PaytableFigures.id.desc()).limit(1).subquery())
+    amount, shares, newest, figures_id, figures_at = db.session.execute(
+        select(JackpotPool.amount, awards.c.shares, awards.c.newest, figures.c.id, figures.c.computed_at)
+        .select_from(JackpotPool).join(awards, true()).outerjoin(figures, true())
         .where(JackpotPool.id == pool_id)).one()
-    return Panels(amount, (awards, newest_award), figures, figures_at)
+    return Panels(amount, (shares, newest), figures_id, figures_at)
 
 
 def rounds_with_bets(round_ids: Collection[int]) -> dict[int, GameRound]:
