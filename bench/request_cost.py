@@ -102,10 +102,10 @@ def floor(url: str) -> list[dict[str, Any]]:
     return rows
 
 
-def _next_round_with_bets(table: int, names: list[str], finished: int) -> None:
+def _next_round_with_bets(table: int, players: int, finished: int) -> None:
     """The floor's usual table for the build: ``finished`` played out to its settlement (the
-    house decides what the players left, R8) and the next round opened, with every player's bet on
-    it, so the state shows a settled round beside one taking bets."""
+    house decides what the players left, R8) and the next round opened, with the bet of each of the
+    ``players`` (ids 1 to N) on it, so the state shows a settled round beside one taking bets."""
     from casino_holdem.models import GameRound
     from casino_holdem.services import dealer_steps, queries, rounds
 
@@ -115,7 +115,7 @@ def _next_round_with_bets(table: int, names: list[str], finished: int) -> None:
         dealer_steps.advance(table, now=moment)
     opened = queries.latest_round(table)
     assert opened is not None and queries.get(GameRound, finished).phase == "settled"
-    for player_id in range(1, len(names) + 1):
+    for player_id in range(1, players + 1):
         rounds.place_bets(player_id, table, "10", progressive=True, request_id=f"next-{player_id}",
                           round_id=opened.id, now=moment)
 
@@ -174,7 +174,7 @@ def endpoints(url: str, players: int) -> list[dict[str, Any]]:
                                                          "request_id": f"decision-{number}"})
         for number, (c, h) in enumerate(clients)], counter))
     with app.app_context():
-        _next_round_with_bets(table, names, round_id)
+        _next_round_with_bets(table, players, round_id)
         watchers = viewing.viewers_of(range(1, players + 1))
 
         def build() -> None:
