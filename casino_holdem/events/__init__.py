@@ -17,6 +17,6 @@ from __future__ import annotations
 
 from . import wire
 from .bus import Bus, bus_of, install
-from .publish import LOBBY, players_only, table_topic, tables_named
+from .publish import LOBBY, beyond_players, players_only, table_topic, tables_named
 
-__all__ = ["LOBBY", "Bus", "bus_of", "install", "players_only", "table_topic", "tables_named", "wire"]
+__all__ = ["LOBBY", "Bus", "beyond_players", "bus_of", "install", "players_only", "table_topic", "tables_named", "wire"]

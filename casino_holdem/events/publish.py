@@ -44,6 +44,12 @@ def tables_named(topics: frozenset[str]) -> set[int]:
             for topic in topics if topic.startswith(TABLE_PREFIX)}
 
 
+def beyond_players(topics: frozenset[str]) -> bool:
+    """Whether these topics name a table changed by more than its players' bets and decisions (a
+    dealer's step, a moved deadline, the table itself): a change that may move a round's clock."""
+    return any(topic.startswith(TABLE_PREFIX) and not topic.endswith(PLAYERS_ONLY_MARK) for topic in topics)
+
+
 def _table_of(row: object) -> int | None:
     if isinstance(row, GameTable):
         return row.id

@@ -1,13 +1,18 @@
 """The dealer loop, and the demo bots that make a fresh install deal by itself.
 
 The loop waits instead of polling (issue 10): it sleeps until the earliest deadline of any round
-that needs a step (:func:`due`, one query) or until the event bus says a table changed (a bet, the
-last decision of a street), then gives only the due and the notified tables a few
-:func:`~.dealer_steps.advance` calls, each its own transaction that skips a table another dealer
-holds (``FOR UPDATE SKIP LOCKED`` on PostgreSQL; SQLite serializes writers). A round nobody bet on
-is not due: its windows reopen lazily (:mod:`.windows`), so idle tables cost no write and no wake.
-Nothing lives in memory between passes, so several dealers may run at once, and a dealer killed
-at any point resumes every round from its last committed step.
+that needs a step (:func:`due`, one query) or until the event bus says a table changed, then gives
+only the due tables a few :func:`~.dealer_steps.advance` calls, each its own transaction that skips
+a table another dealer holds (``FOR UPDATE SKIP LOCKED`` on PostgreSQL; SQLite serializes writers).
+A change only players' bets and decisions made (most of a busy floor's changes) may make its round
+due (a street's last decision, R2.3-R2.5) or give it its first deadline (R2.1): for those the loop
+reads only the named tables' rounds (:func:`ready`, one query, no lock) and locks only a round that
+is due, so it never holds a round its players are betting and deciding on to find nothing to do. A
+round nobody bet on is not due: its windows reopen lazily (:mod:`.windows`), so idle tables cost no
+write and no wake. Only the next deadline is kept between passes (:class:`Schedule`, read again
+from the database whenever it passes or anything beyond players' bets and decisions changes), so
+several dealers may run at once, and a dealer killed at any point resumes every round from its
+last committed step.
 """
 
 from __future__ import annotations
@@ -16,22 +21,24 @@ import datetime as dt
 import logging
 import random
 import threading
+import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from decimal import Decimal
 
 from flask import Flask
-from sqlalchemy import exists, func, select
+from sqlalchemy import case, exists, func, select
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import aliased
 
 from ..core.hand_classes import lookup_tables
+from ..core.phases import PHASES
 from ..core.round import FINISHED, Action, Phase
-from ..events import bus_of, tables_named
+from ..events import beyond_players, bus_of, tables_named
 from ..events.bus import EVERYTHING
 from ..extensions import db
-from ..models import Bet, GameRound, GameTable, Player
+from ..models import Bet, DecisionRecord, GameRound, GameTable, Player
 from . import table_changes, viewing, wallet
 from .dealer_steps import Step, TableBusy, advance
 from .errors import ServiceError
@@ -51,11 +58,9 @@ STEPS_PER_TICK = 8
 IDLE_SECONDS = 30.0
 #: a due table held by a bet or decision in flight is tried again this soon (those take milliseconds)
 BUSY_RETRY_SECONDS = 0.05
-#: a table that was only named on the bus (a street's last decision may have made it due, R8) and
-#: was held by a bet or decision is tried again this soon at the latest: the commit of whatever
-#: holds it is published and wakes the loop anyway, unless it was refused (issue 10: at a busy
-#: floor some table is always held, and the retry every 50 ms cost the dealer most of its CPU)
-NAMED_BUSY_RETRY_SECONDS = 0.5
+#: how long a wake by players' bets and decisions waits for more of them (a street's last decision
+#: is dealt on this much later at most; a deadline is never waited past)
+PLAYERS_COALESCE_SECONDS = 0.05
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +112,50 @@ def due(now: dt.datetime | None = None, *, showdown_pause: float = 0.0) -> Due:
         if idle and next_change is not None:
             upcoming.append(next_change)
     return Due(tables, min(upcoming, default=None), passed)
+
+
+#: R2.3-R2.5: the street each decision phase asks about, as SQL over the round's phase
+_STREET = case({phase.value: rules.street for phase, rules in PHASES.items() if rules.street is not None},
+               value=GameRound.phase, else_=None)
+#: R2.3: the streets whose decision may be a fold (a fold ends the bettor's main game)
+_FOLDING = [rules.street for rules in PHASES.values() if rules.street is not None and Action.FOLD in rules.allowed]
+
+
+@reading
+def ready(tables: Collection[int], now: dt.datetime | None = None) -> Due:
+    """Which of ``tables`` have a round in play that is due now, read without a lock (issue 10),
+    and the earliest deadline of their rounds that have bets. A round is due as the core's
+    :meth:`~casino_holdem.core.round.Round.due` says: its betting window is over with bets in it
+    (R2.1), every active bettor (not folded, R2.3) has decided the street (R2.3-R2.5), or the
+    street's window is over (R8); a round at the showdown is due for settlement (R2.7). A round
+    this read misses is still found by :func:`due` at its deadline. A round's bets are counted
+    through their round's key and their decisions through their bet's, one round at a time, so the
+    read costs the same however long the floor has run."""
+    moment = clock(now)
+    settled_for_now = select(DecisionRecord.id).where(  # decided this street, or folded earlier (R2.3)
+        DecisionRecord.bet_id == Bet.id,
+        (DecisionRecord.street == _STREET)
+        | (DecisionRecord.street.in_(_FOLDING) & (DecisionRecord.action == Action.FOLD.value))
+    ).correlate(Bet, GameRound).exists()  # the round two levels out
+    bets = select(func.count(Bet.id)).where(Bet.round_id == GameRound.id)  # per round: never a scan of all bets
+    rows = db.session.execute(
+        select(GameRound.table_id, GameRound.phase, GameRound.deadline, bets.scalar_subquery(),
+               bets.where(~settled_for_now).scalar_subquery())
+        .where(GameRound.table_id.in_(sorted(tables)), GameRound.phase.not_in([phase.value for phase in FINISHED]))
+        .order_by(GameRound.table_id)).all()
+    found: list[int] = []
+    upcoming: list[dt.datetime] = []
+    passed: dict[int, dt.datetime] = {}
+    for table_id, phase, deadline, bets, undecided in rows:
+        over = bets > 0 and deadline is not None and deadline <= moment
+        if over:
+            passed[table_id] = deadline
+        if over or phase == Phase.SHOWDOWN.value or (bets > 0 and PHASES[Phase(phase)].street is not None
+                                                     and undecided == 0):
+            found.append(table_id)
+        elif bets > 0 and deadline is not None:
+            upcoming.append(deadline)
+    return Due(found, min(upcoming, default=None), passed)
 
 
 def tick(*, skip_locked: bool = True, tables: list[int] | None = None, showdown_pause: float = 0.0,
@@ -170,6 +219,15 @@ class Bots:
             decide(bot_id, current["round_id"], self.rng.choices(choices, weights)[0], request_id=str(uuid.uuid4()))
 
 
+@dataclass(frozen=True, slots=True)
+class Woken:
+    """What the bus said since the last pass: the tables it named, and whether any change went
+    beyond players' bets and decisions (a step, a deadline, a table; or everything, after an outage)."""
+
+    tables: set[int]
+    beyond_players: bool
+
+
 class Waker:
     """The tables the bus named since the last pass, and the event that wakes the loop."""
 
@@ -177,12 +235,14 @@ class Waker:
         self.event = threading.Event()
         self._lock = threading.Lock()
         self._tables: set[int] = set()
+        self._beyond_players = False
 
     def __call__(self, topics: frozenset[str]) -> None:
-        named = tables_named(topics)  # a bet or decision too: it may make a round due (R8)
+        named = tables_named(topics)  # a bet or decision too: it may make a round due (R2.1-R2.5)
         if named or EVERYTHING in topics:
             with self._lock:
                 self._tables |= named
+                self._beyond_players = self._beyond_players or EVERYTHING in topics or beyond_players(topics)
             self.event.set()
 
     def again(self, tables: set[int]) -> None:
@@ -190,11 +250,34 @@ class Waker:
         with self._lock:
             self._tables |= tables
 
-    def take(self) -> set[int]:
+    def wait(self, seconds: float, stop: threading.Event) -> None:
+        """Sleep ``seconds`` or until the bus names a table. Woken by players' bets and decisions
+        only, wait a little longer for the others' of the same moment (issue 10: one read for a
+        table's twenty bettors, not one each), never past ``seconds``."""
+        started = time.monotonic()
+        if self.event.wait(seconds) and not self._beyond_players:
+            stop.wait(min(PLAYERS_COALESCE_SECONDS, max(0.0, seconds - (time.monotonic() - started))))
+
+    def take(self) -> Woken:
         with self._lock:
-            tables, self._tables = self._tables, set()
+            woken = Woken(self._tables, self._beyond_players)
+            self._tables, self._beyond_players = set(), False
         self.event.clear()
-        return tables
+        return woken
+
+
+@dataclass
+class Schedule:
+    """The loop's memory between passes: the next deadline :func:`due` found, brought forward by
+    the deadlines :func:`ready` finds. Until it passes, a pass that only players' bets and
+    decisions woke reads only the tables they named (issue 10)."""
+
+    next_deadline: dt.datetime | None = None
+    known: bool = False
+
+    def needs_everything(self, woken: Woken, moment: dt.datetime) -> bool:
+        return (not self.known or woken.beyond_players or not woken.tables
+                or (self.next_deadline is not None and self.next_deadline <= moment))
 
 
 def run(app: Flask, *, stop: threading.Event, bots: Bots | None = None, tick_seconds: float | None = None,
@@ -206,44 +289,52 @@ def run(app: Flask, *, stop: threading.Event, bots: Bots | None = None, tick_sec
     pause = tick_seconds if tick_seconds is not None else float(app.config["CASINO_DEALER_TICK"])
     showdown_pause = float(app.config["CASINO_SHOWDOWN_PAUSE"])
     lookup_tables()  # the evaluator's tables are built now, not in the first showdown's step (its lag)
-    waker = Waker()
+    waker, schedule = Waker(), Schedule()
     unsubscribe = bus_of(app).subscribe(waker)
     stopping = threading.Thread(target=lambda: (stop.wait(), waker.event.set()), daemon=True)
     stopping.start()
     try:
         with app.app_context():
             while not stop.is_set():
-                sleep = _pass(waker, bots, observe, showdown_pause)
+                sleep = _pass(waker, bots, observe, showdown_pause, schedule)
                 db.session.rollback()  # asleep, the loop holds no transaction (nor a SQLite snapshot)
                 if bots is not None:
                     sleep = min(sleep, pause)
                 if sleep > 0 and not stop.is_set():
-                    waker.event.wait(sleep)
+                    waker.wait(sleep, stop)
     finally:
         unsubscribe()
 
 
 def _pass(waker: Waker, bots: Bots | None, observe: Callable[[Step, dt.datetime | None], None] | None,
-          showdown_pause: float = 0.0) -> float:
-    """Advance the due and the notified tables; the seconds until the next deadline."""
+          showdown_pause: float = 0.0, schedule: Schedule | None = None) -> float:
+    """Advance the due tables: every table's clock is read (:func:`due`) when the schedule's
+    deadline has passed or a change went beyond players' bets and decisions, and the tables the
+    bus named are read for what those may have made due (:func:`ready`). Returns the seconds until
+    the next deadline."""
+    schedule = schedule if schedule is not None else Schedule()
     try:
-        notified = waker.take()
-        found = due(showdown_pause=showdown_pause)
-        due_now = set(found.tables)
-        tables, busy = sorted(due_now | notified), set[int]()
-        for step in tick(tables=tables, showdown_pause=showdown_pause, busy=busy):
+        woken = waker.take()
+        if schedule.needs_everything(woken, clock(None)):
+            found = due(showdown_pause=showdown_pause)
+            schedule.known = True
+        else:
+            found = Due([], schedule.next_deadline)
+        named = ready(woken.tables) if woken.tables else Due([], None)
+        schedule.next_deadline = min(filter(None, (found.next_deadline, named.next_deadline)), default=None)
+        busy, deadlines = set[int](), {**named.deadlines, **found.deadlines}
+        for step in tick(tables=sorted({*found.tables, *named.tables}), showdown_pause=showdown_pause, busy=busy):
             log.info("table %s round %s: %s", step.table_id, step.round_number, step.event)
             if observe is not None:
-                observe(step, found.deadlines.pop(step.table_id, None))
+                observe(step, deadlines.pop(step.table_id, None))
         if bots is not None:
             bots.play()
-        waker.again(busy - due_now)  # a due one is found again
-        if busy & due_now:  # due, and a bet or decision holds them now
+        if busy:  # due, and a bet or decision holds them now: read them again soon
+            waker.again(busy)
             return BUSY_RETRY_SECONDS
-        longest = NAMED_BUSY_RETRY_SECONDS if busy else IDLE_SECONDS
-        if found.next_deadline is None:
-            return longest
-        return min(longest, max(0.0, (found.next_deadline - clock(None)).total_seconds()))
+        if schedule.next_deadline is None:
+            return IDLE_SECONDS
+        return min(IDLE_SECONDS, max(0.0, (schedule.next_deadline - clock(None)).total_seconds()))
     except DBAPIError as error:
         log.warning("database unavailable, retrying: %s", error.__class__.__name__)
         db.session.remove()

@@ -12,11 +12,13 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import Row, select
 
+from casino_holdem.core.round import Phase
 from casino_holdem.extensions import SQLITE_BUSY_SECONDS, WRITES, db
 from casino_holdem.models import AuditEntry, GameRound, utcnow
-from casino_holdem.services import dealer, rounds, viewing
+from casino_holdem.services import dealer, queries, rounds, viewing
+from casino_holdem.services.round_rows import load_round
 from casino_holdem.services.windows import window_end
-from support.casino import T0
+from support.casino import SECOND, T0
 from support.server import wait_until
 
 CEILING = 60.0
@@ -77,18 +79,13 @@ def test_the_dealer_wakes_on_the_last_decision_of_a_street(casino, running) -> N
     assert time.monotonic() - started < 600  # long before the 600 s window would have closed
 
 
-@pytest.mark.parametrize(("due_now", "sleep", "named_again"), [
-    ([7], dealer.BUSY_RETRY_SECONDS, {8}),       # due: tried again at once
-    ([], dealer.NAMED_BUSY_RETRY_SECONDS, {7, 8}),  # only named: its holder's commit wakes the loop
-])
-def test_a_held_table_is_tried_again_soon_when_due_and_later_when_only_named(
-        app, monkeypatch, due_now: list[int], sleep: float, named_again: set[int]) -> None:
-    """Issue 10: a table held by a bet or decision in flight is skipped (SKIP LOCKED); R8: one
-    whose deadline passed is tried again within milliseconds, one the bus only named (a street's
-    last decision may have made it due) at the latest half a second later."""
+def test_a_held_due_table_is_tried_again_soon(app, monkeypatch) -> None:
+    """Issue 10: a due table held by a bet or decision in flight is skipped (SKIP LOCKED) and
+    read again within milliseconds (R8: its window is over or its street decided)."""
     waker = dealer.Waker()
     waker(frozenset({"table:7/players", "table:8/players"}))
-    monkeypatch.setattr(dealer, "due", lambda **_: dealer.Due(due_now, None))
+    monkeypatch.setattr(dealer, "due", lambda **_: dealer.Due([7], None))
+    monkeypatch.setattr(dealer, "ready", lambda tables, *_: dealer.Due([8], None))
 
     def held(*, tables: list[int], busy: set[int], **_: object) -> list[object]:
         busy.update(tables)
@@ -96,8 +93,88 @@ def test_a_held_table_is_tried_again_soon_when_due_and_later_when_only_named(
 
     monkeypatch.setattr(dealer, "tick", held)
     with app.app_context():
-        assert dealer._pass(waker, None, None) == sleep
-    assert waker.take() == named_again
+        assert dealer._pass(waker, None, None) == dealer.BUSY_RETRY_SECONDS
+    assert waker.take() == dealer.Woken({7, 8}, beyond_players=False)
+
+
+@pytest.mark.parametrize(("topics", "reads_every_table"), [
+    ({"table:7/players"}, False),       # R2.1-R2.5: a bet or a decision: only its table is read
+    ({"table:7"}, True),                # a step, a moved deadline, the table itself
+    ({"table:7/players", "table:8"}, True),
+    ({"*"}, True),                      # everything (the bus was away)
+])
+def test_a_players_change_reads_only_its_table_and_locks_only_a_due_round(
+        app, monkeypatch, topics: set[str], reads_every_table: bool) -> None:
+    """Issue 10: the dealer is woken by every bet and decision of the floor; for those it reads
+    only the named tables' rounds (:func:`dealer.ready`, no lock) and advances only the due ones,
+    so it never locks a round its players are betting and deciding on to find nothing to do."""
+    later = utcnow() + dt.timedelta(seconds=20)
+    schedule = dealer.Schedule(later, known=True)
+    read: list[str] = []
+    advanced: list[list[int]] = []
+    monkeypatch.setattr(dealer, "due", lambda **_: read.append("every table") or dealer.Due([], later))
+    monkeypatch.setattr(dealer, "ready", lambda tables, *_: read.append(f"tables {sorted(tables)}")
+                        or dealer.Due([], None))
+    monkeypatch.setattr(dealer, "tick", lambda *, tables, **_: advanced.append(tables) or [])
+    waker = dealer.Waker()
+    waker(frozenset(topics))
+    with app.app_context():
+        sleep = dealer._pass(waker, None, None, schedule=schedule)
+    assert ("every table" in read) is reads_every_table
+    assert advanced == [[]] and 10 < sleep <= 20  # the deadline the loop knew
+
+
+def _acted(casino, table: int, script: list[tuple[int, str, str]]) -> tuple[int, list[int]]:
+    """Play ``script`` (second after T0, who, what) on a fresh round of ``table``: ``bet`` by a
+    player, ``deal`` by the dealer (one step), or a decision. Returns the round and its players."""
+    round_id = casino.open(table, now=T0)
+    players = {name: casino.player() for name in "ab"}
+    for second, who, what in script:
+        moment = T0 + second * SECOND
+        if what == "bet":
+            rounds.place_bets(players[who], table, "10", request_id=f"{who}-bet", now=moment)
+        elif what == "deal":
+            assert casino.run(table, moment, steps=1)
+        else:
+            rounds.decide(players[who], round_id, what, request_id=f"{who}-{second}", now=moment)
+    return round_id, list(players.values())
+
+
+BET_A, BET_B = (1, "a", "bet"), (2, "b", "bet")
+HOLE_CARDS = (10, "", "deal")
+
+
+@pytest.mark.parametrize(("script", "second", "is_due"), [
+    pytest.param([], 5, False, id="R2.1 an empty round in its window"),
+    pytest.param([], 25, False, id="R2.1 an empty round, its window gone by: never dealt"),
+    pytest.param([BET_A], 5, False, id="R2.1 a bet in the window"),
+    pytest.param([BET_A], 10, True, id="R2.1 the window over with a bet"),
+    pytest.param([BET_A, BET_B, HOLE_CARDS, (11, "a", "flop")], 12, False, id="R2.3 one of two decided"),
+    pytest.param([BET_A, BET_B, HOLE_CARDS, (11, "a", "flop"), (11, "b", "flop")], 12, True,
+                 id="R2.3 both decided"),
+    pytest.param([BET_A, BET_B, HOLE_CARDS, (11, "a", "fold"), (11, "b", "flop")], 12, True,
+                 id="R2.3 a fold is a decision"),
+    pytest.param([BET_A, BET_B, HOLE_CARDS, (11, "a", "fold"), (11, "b", "flop"), (12, "", "deal")], 13, False,
+                 id="R2.4 the flop waits for the one still in"),
+    pytest.param([BET_A, BET_B, HOLE_CARDS, (11, "a", "fold"), (11, "b", "flop"), (12, "", "deal"),
+                  (13, "b", "check")], 13, True, id="R2.4 a folded bettor is not waited for"),
+    pytest.param([BET_A, HOLE_CARDS], 19, False, id="R8 the window still open"),
+    pytest.param([BET_A, HOLE_CARDS], 20, True, id="R8 the window over: the house decides"),
+    pytest.param([BET_A, HOLE_CARDS, (11, "a", "fold"), (12, "", "deal"), (12, "", "deal"), (12, "", "deal")], 12,
+                 True, id="R2.7 the showdown is settled"),
+])
+def test_r2_ready_reads_a_round_as_due_exactly_when_the_core_does(
+        casino, script: list[tuple[int, str, str]], second: int, is_due: bool) -> None:
+    table = casino.table()
+    round_id, _ = _acted(casino, table, script)
+    moment = T0 + second * SECOND
+    core = load_round(queries.round_with_bets(round_id))
+    db.session.rollback()
+    found = dealer.ready([table], moment)
+    assert (core.due(moment) or core.phase is Phase.SHOWDOWN) is is_due
+    assert (table in found.tables) is is_due
+    if not is_due and script:
+        assert found.next_deadline == core.deadline  # the loop wakes for it
 
 
 def test_an_empty_table_costs_no_write_and_no_wake_per_window(casino, running) -> None:
