@@ -10,6 +10,8 @@ Flask app (``a2wsgi``'s thread pool). Run it with ``casino-holdem serve --produc
 - ``/healthz`` (the process answers) and ``/readyz`` (the database and the bus answer);
   ``/metrics`` (Prometheus, :mod:`casino_holdem.metrics`), with each request's latency per endpoint.
 - A database outage is 503 with ``Retry-After`` here too (:mod:`casino_holdem.web.errors`).
+- Every other request waits for one of the Flask app's threads in arrival order, or newest first
+  once the oldest has waited too long (:mod:`casino_holdem.request_queue`).
 - Behind ``CASINO_TRUSTED_PROXIES`` reverse proxies, the Flask app reads the client's address,
   scheme and host from their ``X-Forwarded-*`` headers (werkzeug's ProxyFix).
 """
@@ -44,6 +46,7 @@ from .events import LOBBY, bus_of, table_topic, wire
 from .events.admission import admitter, live_sessions
 from .events.fanout import Fanout, Subscriber
 from .extensions import db
+from .request_queue import Queued, RequestQueue
 from .services.errors import NotFound, Unprocessable
 from .web.errors import OUTAGE_MESSAGE, OUTAGE_RETRY_AFTER, OUTAGES
 from .web.inputs import MAX_ID
@@ -56,6 +59,9 @@ SESSION_RECHECK_SECONDS = 30.0
 LIFETIME_SPREAD = 0.75
 #: threads that build and encode the streams' states (and admit new streams): see serve_requests_first
 BUILD_THREADS = 2
+#: the threads each worker runs the Flask app on; a request beyond them waits in a
+#: :class:`~casino_holdem.request_queue.RequestQueue` (newest first once the oldest waited too long)
+REQUEST_THREADS = 10
 #: seconds a thread runs before the interpreter hands over (Python's default is 0.005)
 SWITCH_INTERVAL = 0.001
 
@@ -319,7 +325,8 @@ def create_asgi(app: Flask | None = None) -> Any:
     routes = [Route("/events/lobby", streams.lobby), Route("/events/tables/{table_id:int}", streams.table),
               Route("/healthz", healthz), Route("/readyz", readyz), Route("/metrics", prometheus),
               # a2wsgi's and starlette's hints describe WSGI and ASGI callables differently from Flask's
-              Mount("/", WSGIMiddleware(app))]  # type: ignore[arg-type]
+              Mount("/", Queued(WSGIMiddleware(app, workers=REQUEST_THREADS),  # type: ignore[arg-type]
+                                RequestQueue(REQUEST_THREADS)))]
     asgi = Starlette(routes=routes, lifespan=lifespan, exception_handlers=dict.fromkeys(OUTAGES, _outage))
     asgi.state.fanout = fanout
     asgi.state.streams = streams
