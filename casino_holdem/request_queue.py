@@ -29,7 +29,6 @@ LIFO_AFTER_SECONDS = 0.5
 LONGEST_WAIT_SECONDS = 20.0
 
 
-
 class RequestQueue:
     """``slots`` request threads, granted first come first served until the oldest waiter has
     waited ``lifo_after`` seconds, newest first after that, and to the oldest again once it has
