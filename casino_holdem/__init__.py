@@ -23,10 +23,17 @@ def _engine_options(url: str) -> dict[str, Any]:
     """A connection the database dropped (a restart) is replaced before use. On a server database
     the pool keeps as many connections as the process's threads use at once (issue 10: with
     SQLAlchemy's default of 5, a loaded web process opened and closed about three connections a
-    second, each a new PostgreSQL server process)."""
+    second, each a new PostgreSQL server process). PostgreSQL's JIT compilation is off: every
+    statement here reads a few rows through their keys, and on statistics a burst of rounds left
+    stale the planner's estimate of the dealer's read crossed the JIT threshold, which then spent
+    about 300 ms compiling a read of 5 ms, on each pass."""
     if url.startswith("sqlite"):
         return {"pool_pre_ping": True}
-    return {"pool_pre_ping": True, "pool_size": settings.value("CASINO_DB_CONNECTIONS"), "max_overflow": 10}
+    options: dict[str, Any] = {"pool_pre_ping": True, "pool_size": settings.value("CASINO_DB_CONNECTIONS"),
+                               "max_overflow": 10}
+    if url.startswith("postgresql"):
+        options["connect_args"] = {"options": "-c jit=off"}
+    return options
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
