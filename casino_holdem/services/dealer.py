@@ -6,7 +6,7 @@ only the due tables a few :func:`~.dealer_steps.advance` calls, each its own tra
 a table another dealer holds (``FOR UPDATE SKIP LOCKED`` on PostgreSQL; SQLite serializes writers).
 A change only players' bets and decisions made (most of a busy floor's changes) may make its round
 due (a street's last decision, R2.3-R2.5) or give it its first deadline (R2.1): for those the loop
-reads only the named tables' rounds (:func:`ready`, one query, no lock) and locks only a round that
+reads only the named tables' rounds (:func:`due` of those, no lock) and locks only a round that
 is due, so it never holds a round its players are betting and deciding on to find nothing to do. A
 round nobody bet on is not due: its windows reopen lazily (:mod:`.windows`), so idle tables cost no
 write and no wake. Only the next deadline is kept between passes (:class:`Schedule`, read again
@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from flask import Flask
-from sqlalchemy import case, exists, func, select
+from sqlalchemy import case, func, select
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import aliased
 
@@ -72,48 +72,6 @@ class Due:
     deadlines: dict[int, dt.datetime] = field(default_factory=dict)
 
 
-@reading
-def due(now: dt.datetime | None = None, *, showdown_pause: float = 0.0) -> Due:
-    """One query over the open tables and their unfinished rounds: a table is due when it needs a
-    round opened (none, or the last one's showdown pause is over: :func:`.windows.showdown_until`,
-    R2.7), its round's deadline has passed, or the round is at the showdown; a betting round nobody
-    bet on is never due (:mod:`.windows`) unless a table change is due for it
-    (:func:`.dealer_steps.reopen`). A closed or suspended table opens no round."""
-    moment = clock(now)
-    has_bets = exists().where(Bet.round_id == GameRound.id)
-    live = GameRound.phase.not_in([phase.value for phase in FINISHED])
-    finished = aliased(GameRound)
-    last_finished = (select(func.max(finished.finished_at)).where(finished.table_id == GameTable.id)
-                     .scalar_subquery())
-    rows = db.session.execute(
-        select(GameTable.id, TAKES_ROUNDS, GameRound.phase, GameRound.deadline, has_bets, last_finished,
-               table_changes.due_clause(GameTable.id, moment), table_changes.next_due(GameTable.id, moment))
-        .outerjoin(GameRound, (GameRound.table_id == GameTable.id) & live).order_by(GameTable.id)).all()
-    tables: list[int] = []
-    upcoming: list[dt.datetime] = []
-    passed: dict[int, dt.datetime] = {}
-    for table_id, is_open, phase, deadline, bets, ended, changes_due, next_change in rows:
-        idle = phase == Phase.BETTING.value and not bets
-        if phase is None:
-            if not is_open:
-                continue
-            until = showdown_until(ended, showdown_pause, moment)
-            if until is None:
-                tables.append(table_id)
-            else:
-                upcoming.append(until)  # R2.7: the showdown stays on the felt until then
-        elif phase == Phase.SHOWDOWN.value or (deadline is not None and deadline <= moment and not idle) or (
-                idle and changes_due):  # an idle table's due changes land on its empty round (table_changes)
-            tables.append(table_id)
-            if deadline is not None and not idle:
-                passed[table_id] = deadline
-        elif deadline is not None and not idle:
-            upcoming.append(deadline)
-        if idle and next_change is not None:
-            upcoming.append(next_change)
-    return Due(tables, min(upcoming, default=None), passed)
-
-
 #: R2.3-R2.5: the street each decision phase asks about, as SQL over the round's phase
 _STREET = case({phase.value: rules.street for phase, rules in PHASES.items() if rules.street is not None},
                value=GameRound.phase, else_=None)
@@ -122,39 +80,59 @@ _FOLDING = [rules.street for rules in PHASES.values() if rules.street is not Non
 
 
 @reading
-def ready(tables: Collection[int], now: dt.datetime | None = None) -> Due:
-    """Which of ``tables`` have a round in play that is due now, read without a lock (issue 10),
-    and the earliest deadline of their rounds that have bets. A round is due as the core's
-    :meth:`~casino_holdem.core.round.Round.due` says: its betting window is over with bets in it
-    (R2.1), every active bettor (not folded, R2.3) has decided the street (R2.3-R2.5), or the
-    street's window is over (R8); a round at the showdown is due for settlement (R2.7). A round
-    this read misses is still found by :func:`due` at its deadline. A round's bets are counted
-    through their round's key and their decisions through their bet's, one round at a time, so the
-    read costs the same however long the floor has run."""
+def due(now: dt.datetime | None = None, *, showdown_pause: float = 0.0, tables: Collection[int] | None = None) -> Due:
+    """One query over the open tables (or only ``tables``: what players' bets and decisions named,
+    issue 10) and their unfinished rounds, without a lock: a table is due when it needs a round
+    opened (none, or the last one's showdown pause is over: :func:`.windows.showdown_until`,
+    R2.7), or its round is due as the core's :meth:`~casino_holdem.core.round.Round.due` says (its
+    window is over with bets in it, R2.1 and R8, or every active bettor, not folded, has decided
+    the street, R2.3-R2.5), or the round is at the showdown; a betting round nobody bet on is never
+    due (:mod:`.windows`) unless a table change is due for it (:func:`.dealer_steps.reopen`). A
+    closed or suspended table opens no round. A round's bets are counted through their round's
+    key and their decisions through their bet's, one round at a time, so the read costs the same
+    however long the floor has run."""
     moment = clock(now)
-    settled_for_now = select(DecisionRecord.id).where(  # decided this street, or folded earlier (R2.3)
-        DecisionRecord.bet_id == Bet.id,
-        (DecisionRecord.street == _STREET)
-        | (DecisionRecord.street.in_(_FOLDING) & (DecisionRecord.action == Action.FOLD.value))
-    ).correlate(Bet, GameRound).exists()  # the round two levels out
+    decided = select(DecisionRecord.id).where(DecisionRecord.bet_id == Bet.id, DecisionRecord.street == _STREET)
+    folded = select(DecisionRecord.id).where(DecisionRecord.bet_id == Bet.id, DecisionRecord.street.in_(_FOLDING),
+                                             DecisionRecord.action == Action.FOLD.value)  # R2.3: out of the game
     bets = select(func.count(Bet.id)).where(Bet.round_id == GameRound.id)  # per round: never a scan of all bets
-    rows = db.session.execute(
-        select(GameRound.table_id, GameRound.phase, GameRound.deadline, bets.scalar_subquery(),
-               bets.where(~settled_for_now).scalar_subquery())
-        .where(GameRound.table_id.in_(sorted(tables)), GameRound.phase.not_in([phase.value for phase in FINISHED]))
-        .order_by(GameRound.table_id)).all()
+    undecided = bets.where(~decided.correlate(Bet, GameRound).exists(),  # the round two levels out
+                           ~folded.correlate(Bet).exists())
+    live = GameRound.phase.not_in([phase.value for phase in FINISHED])
+    finished = aliased(GameRound)
+    last_finished = (select(func.max(finished.finished_at)).where(finished.table_id == GameTable.id)
+                     .scalar_subquery())
+    query = (select(GameTable.id, TAKES_ROUNDS, GameRound.phase, GameRound.deadline, bets.scalar_subquery(),
+                    undecided.scalar_subquery(), last_finished,
+                    table_changes.due_clause(GameTable.id, moment), table_changes.next_due(GameTable.id, moment))
+             .outerjoin(GameRound, (GameRound.table_id == GameTable.id) & live).order_by(GameTable.id))
+    if tables is not None:
+        query = query.where(GameTable.id.in_(sorted(tables)))
     found: list[int] = []
     upcoming: list[dt.datetime] = []
     passed: dict[int, dt.datetime] = {}
-    for table_id, phase, deadline, bets, undecided in rows:
-        over = bets > 0 and deadline is not None and deadline <= moment
-        if over:
-            passed[table_id] = deadline
-        if over or phase == Phase.SHOWDOWN.value or (bets > 0 and PHASES[Phase(phase)].street is not None
-                                                     and undecided == 0):
+    for table_id, is_open, phase, deadline, bettors, undecided, ended, changes_due, next_change \
+            in db.session.execute(query).all():
+        idle = phase == Phase.BETTING.value and not bettors
+        over = deadline is not None and deadline <= moment and not idle
+        if phase is None:
+            if not is_open:
+                continue
+            until = showdown_until(ended, showdown_pause, moment)
+            if until is None:
+                found.append(table_id)
+            else:
+                upcoming.append(until)  # R2.7: the showdown stays on the felt until then
+        elif phase == Phase.SHOWDOWN.value or over or (
+                idle and changes_due) or (  # an idle table's due changes land on its empty round (table_changes)
+                bettors and PHASES[Phase(phase)].street is not None and not undecided):
             found.append(table_id)
-        elif bets > 0 and deadline is not None:
+            if over:
+                passed[table_id] = deadline
+        elif deadline is not None and not idle:
             upcoming.append(deadline)
+        if idle and next_change is not None:
+            upcoming.append(next_change)
     return Due(found, min(upcoming, default=None), passed)
 
 
@@ -268,9 +246,9 @@ class Waker:
 
 @dataclass
 class Schedule:
-    """The loop's memory between passes: the next deadline :func:`due` found, brought forward by
-    the deadlines :func:`ready` finds. Until it passes, a pass that only players' bets and
-    decisions woke reads only the tables they named (issue 10)."""
+    """The loop's memory between passes: the next deadline :func:`due` found over every table,
+    brought forward by the deadlines it finds at the tables the bus named. Until it passes, a pass
+    that only players' bets and decisions woke reads only the tables they named (issue 10)."""
 
     next_deadline: dt.datetime | None = None
     known: bool = False
@@ -308,25 +286,22 @@ def run(app: Flask, *, stop: threading.Event, bots: Bots | None = None, tick_sec
 
 def _pass(waker: Waker, bots: Bots | None, observe: Callable[[Step, dt.datetime | None], None] | None,
           showdown_pause: float = 0.0, schedule: Schedule | None = None) -> float:
-    """Advance the due tables: every table's clock is read (:func:`due`) when the schedule's
-    deadline has passed or a change went beyond players' bets and decisions, and the tables the
-    bus named are read for what those may have made due (:func:`ready`). Returns the seconds until
-    the next deadline."""
+    """Advance the due tables (:func:`due`): every table is read when the schedule's deadline has
+    passed or a change went beyond players' bets and decisions, else only the tables the bus named
+    (what their players' bets and decisions may have made due). Returns the seconds until the next
+    deadline."""
     schedule = schedule if schedule is not None else Schedule()
     try:
         woken = waker.take()
-        if schedule.needs_everything(woken, clock(None)):
-            found = due(showdown_pause=showdown_pause)
-            schedule.known = True
-        else:
-            found = Due([], schedule.next_deadline)
-        named = ready(woken.tables) if woken.tables else Due([], None)
-        schedule.next_deadline = min(filter(None, (found.next_deadline, named.next_deadline)), default=None)
-        busy, deadlines = set[int](), {**named.deadlines, **found.deadlines}
-        for step in tick(tables=sorted({*found.tables, *named.tables}), showdown_pause=showdown_pause, busy=busy):
+        everything = schedule.needs_everything(woken, clock(None))
+        found = due(showdown_pause=showdown_pause, tables=None if everything else woken.tables)
+        later = [found.next_deadline] if everything else [schedule.next_deadline, found.next_deadline]
+        schedule.known, schedule.next_deadline = True, min(filter(None, later), default=None)
+        busy = set[int]()
+        for step in tick(tables=found.tables, showdown_pause=showdown_pause, busy=busy):
             log.info("table %s round %s: %s", step.table_id, step.round_number, step.event)
             if observe is not None:
-                observe(step, deadlines.pop(step.table_id, None))
+                observe(step, found.deadlines.pop(step.table_id, None))
         if bots is not None:
             bots.play()
         if busy:  # due, and a bet or decision holds them now: read them again soon

@@ -84,8 +84,7 @@ def test_a_held_due_table_is_tried_again_soon(app, monkeypatch) -> None:
     read again within milliseconds (R8: its window is over or its street decided)."""
     waker = dealer.Waker()
     waker(frozenset({"table:7/players", "table:8/players"}))
-    monkeypatch.setattr(dealer, "due", lambda **_: dealer.Due([7], None))
-    monkeypatch.setattr(dealer, "ready", lambda tables, *_: dealer.Due([8], None))
+    monkeypatch.setattr(dealer, "due", lambda **_: dealer.Due([7, 8], None))
 
     def held(*, tables: list[int], busy: set[int], **_: object) -> list[object]:
         busy.update(tables)
@@ -106,15 +105,14 @@ def test_a_held_due_table_is_tried_again_soon(app, monkeypatch) -> None:
 def test_a_players_change_reads_only_its_table_and_locks_only_a_due_round(
         app, monkeypatch, topics: set[str], reads_every_table: bool) -> None:
     """Issue 10: the dealer is woken by every bet and decision of the floor; for those it reads
-    only the named tables' rounds (:func:`dealer.ready`, no lock) and advances only the due ones,
+    only the named tables' rounds (:func:`dealer.due` of those, no lock) and advances only the due ones,
     so it never locks a round its players are betting and deciding on to find nothing to do."""
     later = utcnow() + dt.timedelta(seconds=20)
     schedule = dealer.Schedule(later, known=True)
     read: list[str] = []
     advanced: list[list[int]] = []
-    monkeypatch.setattr(dealer, "due", lambda **_: read.append("every table") or dealer.Due([], later))
-    monkeypatch.setattr(dealer, "ready", lambda tables, *_: read.append(f"tables {sorted(tables)}")
-                        or dealer.Due([], None))
+    monkeypatch.setattr(dealer, "due", lambda *, tables, **_: read.append(
+        "every table" if tables is None else f"tables {sorted(tables)}") or dealer.Due([], later))
     monkeypatch.setattr(dealer, "tick", lambda *, tables, **_: advanced.append(tables) or [])
     waker = dealer.Waker()
     waker(frozenset(topics))
@@ -163,14 +161,14 @@ HOLE_CARDS = (10, "", "deal")
     pytest.param([BET_A, HOLE_CARDS, (11, "a", "fold"), (12, "", "deal"), (12, "", "deal"), (12, "", "deal")], 12,
                  True, id="R2.7 the showdown is settled"),
 ])
-def test_r2_ready_reads_a_round_as_due_exactly_when_the_core_does(
+def test_r2_due_reads_a_named_round_as_due_exactly_when_the_core_does(
         casino, script: list[tuple[int, str, str]], second: int, is_due: bool) -> None:
     table = casino.table()
     round_id, _ = _acted(casino, table, script)
     moment = T0 + second * SECOND
     core = load_round(queries.round_with_bets(round_id))
     db.session.rollback()
-    found = dealer.ready([table], moment)
+    found = dealer.due(moment, tables=[table])
     assert (core.due(moment) or core.phase is Phase.SHOWDOWN) is is_due
     assert (table in found.tables) is is_due
     if not is_due and script:
