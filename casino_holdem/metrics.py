@@ -5,7 +5,8 @@ Counters and histograms live in prometheus-client's multiprocess mode when
 dealers), so every worker's and dealer's figures add up in one scrape. Bets, decisions and
 automatic decisions (R8) are counted from the rows a transaction wrote, once it has committed;
 rounds and the dealer's lag (how late after its deadline a step was taken) by the dealer loop;
-request latency per endpoint by the ASGI app; pool amounts (R5, base units) are read at scrape time.
+request latency per endpoint by the ASGI app, and the streams' state builds by its fan-out; pool
+amounts (R5, base units) are read at scrape time.
 """
 
 from __future__ import annotations
@@ -28,6 +29,9 @@ DEALER_LAG = Histogram("casino_dealer_lag_seconds", "deadline to the step that c
 REQUESTS = Histogram("casino_request_seconds", "request latency per endpoint", ["method", "endpoint", "status"],
                      buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10))
 STREAMS = Gauge("casino_open_streams", "open event streams", multiprocess_mode="livesum")
+#: one read of a table (or of the open tables, for the lobby) for its open streams (issue 10: the
+#: web workers' largest cost under load, so an operator sees how often it is paid)
+STATE_BUILDS = Counter("casino_state_builds", "states built for the open event streams", ["topic"])
 COUNTS = "casino_metrics_pending"
 
 

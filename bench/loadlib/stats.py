@@ -176,6 +176,9 @@ def render(report: dict[str, Any]) -> str:
         out.append(f"open streams: target {s['target']}, held min {s['held_min']} / mean {s['held_mean']} / "
                    f"max {s['held_max']}, delivering min {s['delivering_min']} / mean {s['delivering_mean']} / "
                    f"max {s['delivering_max']}; reconnects {s['reconnects']}")
+    if "state_builds" in report:
+        out.append("state builds for the streams (the server's /metrics): " + (", ".join(
+            f"{topic} {b['count']} ({b['per_second']}/s)" for topic, b in report["state_builds"].items())))
     if "cpu" in report:
         out.append("CPU seconds in the measured window (and % of one core):")
         out += [f"  {name:20} {c['seconds']:8.2f} s  {c['percent_of_core']:6.1f} %"

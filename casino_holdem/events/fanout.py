@@ -27,6 +27,7 @@ from typing import Any
 
 from flask import Flask
 
+from .. import metrics
 from ..services import viewing
 from . import wire
 from .bus import EVERYTHING, Bus
@@ -169,6 +170,7 @@ class Fanout:
                     self._refuse(name, joining, error)
                     built = {}
                 self.builds += 1
+                metrics.STATE_BUILDS.labels(LOBBY if name == LOBBY else "table").inc()
                 for subscriber in targets:
                     if subscriber.viewer in built:
                         subscriber.push(*built[subscriber.viewer])

@@ -57,6 +57,13 @@ def test_a_stream_sends_the_state_then_the_change_another_client_made(served) ->
         stream.close()
 
 
+def _table_builds() -> float:
+    """``casino_state_builds_total{topic="table"}`` as this process counted it (/metrics)."""
+    from prometheus_client import REGISTRY
+
+    return REGISTRY.get_sample_value("casino_state_builds_total", {"topic": "table"}) or 0.0
+
+
 def test_one_build_per_change_however_many_watch(served) -> None:
     casino, address = served
     table = _table(casino)
@@ -68,11 +75,12 @@ def test_one_build_per_change_however_many_watch(served) -> None:
         for stream in streams:
             stream.state()
         fanout = started[0].state.fanout
-        before = fanout.builds
+        before, counted = fanout.builds, _table_builds()
         watcher = casino.client(names[0])
         assert watcher.post(f"/api/tables/{table}/bets", {"ante": "10", "request_id": "w"}).status_code == 201
         seen = [stream.state(where=lambda state: state["round"]["bettor_count"] == 1) for stream in streams]
         assert fanout.builds - before == 1
+        assert _table_builds() - counted == 1
         assert [state["round"]["you"]["has_bet"] for state in seen] == [True, False, False, False]
     finally:
         for stream in streams:
