@@ -57,7 +57,8 @@ log = logging.getLogger(__name__)
 SESSION_RECHECK_SECONDS = 30.0
 #: a stream lives between this share of ``CASINO_SSE_LIFETIME`` and all of it
 LIFETIME_SPREAD = 0.75
-#: threads that build and encode the streams' states (and admit new streams): see serve_requests_first
+#: threads that build and encode the streams' states (and admit new streams): see serve_requests_first;
+#: the builds take them in :mod:`casino_holdem.events.build_order`'s order
 BUILD_THREADS = 2
 #: the threads each worker runs the Flask app on; a request beyond them waits in a
 #: :class:`~casino_holdem.request_queue.RequestQueue` (newest first once the oldest waited too long)
@@ -292,7 +293,7 @@ def create_asgi(app: Flask | None = None) -> Any:
     proxies = int(app.config.get("CASINO_TRUSTED_PROXIES") or 0)
     if proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]
-    fanout = Fanout(app, bus_of(app))
+    fanout = Fanout(app, bus_of(app), BUILD_THREADS)
     streams = Streams(app, fanout)
 
     async def healthz(_request: Request) -> Response:

@@ -18,9 +18,11 @@ import asyncio
 import contextlib
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 
 from starlette.types import ASGIApp, Receive, Scope, Send
+
+from .slots import Slots
 
 #: the oldest waiting request's wait beyond which the newest is served first
 LIFO_AFTER_SECONDS = 0.5
@@ -29,53 +31,28 @@ LIFO_AFTER_SECONDS = 0.5
 LONGEST_WAIT_SECONDS = 20.0
 
 
-class RequestQueue:
+class RequestQueue(Slots):
     """``slots`` request threads, granted first come first served until the oldest waiter has
     waited ``lifo_after`` seconds, newest first after that, and to the oldest again once it has
     waited ``longest`` seconds (module docstring)."""
 
     def __init__(self, slots: int, *, lifo_after: float = LIFO_AFTER_SECONDS, longest: float = LONGEST_WAIT_SECONDS,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        self.free = slots
+        super().__init__(slots)
         self.lifo_after = lifo_after
         self.longest = longest
         self.clock = clock
         self.waiting: deque[tuple[float, asyncio.Future[None]]] = deque()
 
-    @contextlib.asynccontextmanager
-    async def slot(self) -> AsyncIterator[None]:
+    def slot(self) -> contextlib.AbstractAsyncContextManager[None]:
         """Hold one request thread for the body of the ``async with``."""
-        if self.free > 0 and not self.waiting:
-            self.free -= 1
-        else:
-            entry = (self.clock(), asyncio.get_running_loop().create_future())
-            self.waiting.append(entry)
-            try:
-                await entry[1]
-            except BaseException:
-                if entry[1].cancelled():  # the client went away while waiting: it never held one
-                    with contextlib.suppress(ValueError):  # unless passed over already (_give_on)
-                        self.waiting.remove(entry)
-                else:  # granted, and cancelled before it could start: the thread goes to the next
-                    self._give_on()
-                raise
-        try:
-            yield
-        finally:
-            self._give_on()
+        return self._held(self.clock())
 
-    def _give_on(self) -> None:
-        """A thread is free: to the oldest waiter, or the newest once the oldest waited too long,
-        or the oldest again once it waited the longest; a waiter whose client went away is
-        passed over."""
-        while self.waiting:
-            oldest_wait = self.clock() - self.waiting[0][0]
-            newest_first = self.lifo_after < oldest_wait <= self.longest
-            _, future = self.waiting.pop() if newest_first else self.waiting.popleft()
-            if not future.done():
-                future.set_result(None)
-                return
-        self.free += 1
+    def _next(self) -> tuple[float, asyncio.Future[None]]:
+        """The oldest waiter, or the newest once the oldest waited too long, or the oldest again
+        once it waited the longest."""
+        oldest_wait = self.clock() - self.waiting[0][0]
+        return self.waiting.pop() if self.lifo_after < oldest_wait <= self.longest else self.waiting.popleft()
 
 
 class Queued:

@@ -9,7 +9,8 @@ payload is encoded once (:mod:`.wire`), and every subscriber's queue gets its ow
 changes while a build runs is coalesced into one more build after it. A change only players' bets
 and decisions made (:func:`~.publish.players_only`) waits up to :data:`PLAYERS_ONLY_SECONDS` for
 the table's other bettors, who act in the same seconds: one build shows them all, and anything
-else (the dealer's step, a stream joining) builds at once.
+else (the dealer's step, a stream joining) builds at once. When every build thread is busy, the
+builds wait in :mod:`.build_order`'s order: the dealer's step and a stream joining first.
 
 A new stream joins its topic (:meth:`~Fanout.join`) the same way: streams opened while a build runs
 get their first state together from the next one (only theirs when nothing changed), so a
@@ -30,6 +31,7 @@ from flask import Flask
 from .. import metrics
 from ..services import viewing
 from . import wire
+from .build_order import FIRST, LATER, BuildOrder
 from .bus import EVERYTHING, Bus
 from .publish import LOBBY, players_only
 
@@ -99,12 +101,21 @@ class Topic:
                 await self.urgent.wait()
 
 
+def build_rank(name: str, topic: Topic) -> int:
+    """How soon ``topic`` is built when the build threads are busy (:mod:`.build_order`): first
+    for a stream opening (whose page waits for its first state) and for a table's change shown at
+    once (the dealer's step: R2.2-R2.5 the cards that open a window, R8); later for other players'
+    bets and decisions and for the lobby's changes."""
+    return FIRST if topic.joining or (topic.urgent.is_set() and name != LOBBY) else LATER
+
+
 class Fanout:
     """The streams of one process, by topic (module docstring)."""
 
-    def __init__(self, app: Flask, bus: Bus) -> None:
+    def __init__(self, app: Flask, bus: Bus, build_threads: int) -> None:
         self.app = app
         self.bus = bus
+        self.order = BuildOrder(build_threads)
         self.topics: dict[str, Topic] = {}
         self.builds = 0
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -159,16 +170,17 @@ class Fanout:
                     await topic.players_only_wait()
                     if not topic.subscribers:
                         break
-                topic.urgent.clear()
-                everyone, topic.dirty = topic.dirty, False
-                joining, topic.joining = topic.joining, set()
-                targets = list(topic.subscribers) if everyone else [s for s in joining if s in topic.subscribers]
-                watchers = {s.viewer: (s.currency, s.balance) for s in targets}
-                try:
-                    built = await asyncio.to_thread(self._in_app, topic.build, watchers)
-                except Exception as error:
-                    self._refuse(name, joining, error)
-                    built = {}
+                async with self.order.slot(lambda: build_rank(name, topic)):
+                    topic.urgent.clear()
+                    everyone, topic.dirty = topic.dirty, False
+                    joining, topic.joining = topic.joining, set()
+                    targets = list(topic.subscribers) if everyone else [s for s in joining if s in topic.subscribers]
+                    watchers = {s.viewer: (s.currency, s.balance) for s in targets}
+                    try:
+                        built = await asyncio.to_thread(self._in_app, topic.build, watchers)
+                    except Exception as error:
+                        self._refuse(name, joining, error)
+                        built = {}
                 self.builds += 1
                 metrics.STATE_BUILDS.labels(LOBBY if name == LOBBY else "table").inc()
                 for subscriber in targets:

@@ -1,0 +1,123 @@
+"""Issue 10: which waiting state a web worker builds next — the dealer's step and a stream
+opening (R2.2-R2.5: the cards that open a decision window, R8) before other players' bets and the
+lobby, ranked when a build thread comes free, and a slot never lost to a build that went away."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from casino_holdem.events.build_order import FIRST, LATER, BuildOrder
+from casino_holdem.events.fanout import Subscriber, Topic, build_rank
+
+
+async def _built_in_order(arrivals: list[tuple[str, int]], promoted: frozenset[str] = frozenset()) -> list[str]:
+    """One slot, held by a first build; then ``arrivals`` (topic, rank) wait. While they wait the
+    ``promoted`` topics get the dealer's step (their rank becomes FIRST). The topics in the order built."""
+    order, built, release = BuildOrder(1), [], asyncio.Event()
+    ranks = dict(arrivals)
+
+    async def build(topic: str) -> None:
+        async with order.slot(lambda: ranks.get(topic, FIRST)):
+            built.append(topic)
+            await release.wait() if topic == "holding" else None
+
+    holder = asyncio.create_task(build("holding"))
+    await asyncio.sleep(0)
+    waiting = []
+    for topic, _ in arrivals:
+        waiting.append(asyncio.create_task(build(topic)))
+        await asyncio.sleep(0)
+    ranks.update(dict.fromkeys(promoted, FIRST))
+    release.set()
+    await asyncio.gather(holder, *waiting)
+    assert order.free == 1 and not order.waiting
+    return built[1:]
+
+
+@pytest.mark.parametrize(("arrivals", "promoted", "built"), [
+    pytest.param([("a", LATER), ("b", LATER), ("c", LATER)], frozenset(), ["a", "b", "c"],
+                 id="one rank: arrival order"),
+    pytest.param([("bets at 1", LATER), ("lobby", LATER), ("cards dealt at 2", FIRST)], frozenset(),
+                 ["cards dealt at 2", "bets at 1", "lobby"], id="R2.2: the dealer's step first"),
+    pytest.param([("bets at 1", LATER), ("flop at 2", FIRST), ("turn at 3", FIRST)], frozenset(),
+                 ["flop at 2", "turn at 3", "bets at 1"], id="R2.3-R2.4: steps in arrival order"),
+    pytest.param([("bets at 1", LATER), ("bets at 2", LATER)], frozenset({"bets at 2"}),
+                 ["bets at 2", "bets at 1"], id="R8: a step while it waited ranks it first"),
+])
+def test_issue_10_a_window_is_built_before_other_players_bets(
+        arrivals: list[tuple[str, int]], promoted: frozenset[str], built: list[str]) -> None:
+    assert asyncio.run(_built_in_order(arrivals, promoted)) == built
+
+
+async def _holding(order: BuildOrder) -> tuple[asyncio.Task[None], asyncio.Event]:
+    holding, release = asyncio.Event(), asyncio.Event()
+
+    async def hold() -> None:
+        async with order.slot(lambda: FIRST):
+            holding.set()
+            await release.wait()
+
+    holder = asyncio.create_task(hold())
+    await holding.wait()
+    return holder, release
+
+
+def test_issue_10_a_build_gone_while_waiting_takes_no_slot() -> None:
+    async def scenario() -> list[str]:
+        order, built = BuildOrder(1), []
+        holder, release = await _holding(order)
+
+        async def build(topic: str) -> None:
+            async with order.slot(lambda: FIRST):
+                built.append(topic)
+
+        gone, kept = asyncio.create_task(build("gone")), asyncio.create_task(build("kept"))
+        await asyncio.sleep(0)
+        gone.cancel()
+        release.set()
+        await asyncio.gather(holder, kept)
+        assert order.free == 1 and not order.waiting
+        return built
+
+    assert asyncio.run(scenario()) == ["kept"]
+
+
+def test_issue_10_a_slot_granted_to_a_build_cancelled_before_it_ran_goes_to_the_next() -> None:
+    async def scenario() -> list[str]:
+        order, built, release = BuildOrder(1), [], asyncio.Event()
+        tasks: dict[str, asyncio.Task[None]] = {}
+
+        async def build(topic: str) -> None:
+            async with order.slot(lambda: FIRST):
+                built.append(topic)
+                await release.wait() if topic == "holding" else None
+            if topic == "holding":  # the slot was just granted to "granted", which has not run yet
+                tasks["granted"].cancel()
+
+        for topic in ("holding", "granted", "next"):
+            tasks[topic] = asyncio.create_task(build(topic))
+            await asyncio.sleep(0)
+        release.set()
+        await asyncio.gather(*tasks.values(), return_exceptions=True)
+        assert order.free == 1 and not order.waiting
+        return built
+
+    assert asyncio.run(scenario()) == ["holding", "next"]
+
+
+@pytest.mark.parametrize(("name", "joining", "urgent", "rank"), [
+    pytest.param("table:7", False, True, FIRST, id="R2.2-R2.5: the dealer's step"),
+    pytest.param("table:7", False, False, LATER, id="R2.1-R2.5: only other players' bets and decisions"),
+    pytest.param("table:7", True, False, FIRST, id="a table's stream opening"),
+    pytest.param("lobby", False, True, LATER, id="the lobby's change"),
+    pytest.param("lobby", True, True, FIRST, id="a lobby stream opening"),
+])
+def test_issue_10_what_a_build_waits_behind(name: str, joining: bool, urgent: bool, rank: int) -> None:
+    topic = Topic(lambda watchers: {})
+    if joining:
+        topic.joining.add(Subscriber(1, "USD", {}))
+    if urgent:
+        topic.urgent.set()
+    assert build_rank(name, topic) == rank
