@@ -117,7 +117,6 @@ class Fanout:
         self.bus = bus
         self.order = BuildOrder(build_threads)
         self.topics: dict[str, Topic] = {}
-        self.builds = 0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._unsubscribe: Callable[[], None] | None = None
 
@@ -181,7 +180,6 @@ class Fanout:
                     except Exception as error:
                         self._refuse(name, joining, error)
                         built = {}
-                self.builds += 1
                 metrics.STATE_BUILDS.labels(LOBBY if name == LOBBY else "table").inc()
                 for subscriber in targets:
                     if subscriber.viewer in built:
