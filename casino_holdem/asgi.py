@@ -57,9 +57,13 @@ log = logging.getLogger(__name__)
 SESSION_RECHECK_SECONDS = 30.0
 #: a stream lives between this share of ``CASINO_SSE_LIFETIME`` and all of it
 LIFETIME_SPREAD = 0.75
-#: threads that build and encode the streams' states (and admit new streams): see serve_requests_first;
-#: the builds take them in :mod:`casino_holdem.events.build_order`'s order
-BUILD_THREADS = 2
+#: threads that build and encode the streams' states (see serve_requests_first), taken in
+#: :mod:`casino_holdem.events.build_order`'s order. One: at the target size a second build thread
+#: took the interpreter from the requests and built no more states (README, *Deploying*)
+BUILD_THREADS = 1
+#: threads for the loop's other blocking reads (admitting streams, their sessions' recheck,
+#: ``/readyz``, ``/metrics``): a probe never waits behind a build
+OTHER_THREADS = 1
 #: the threads each worker runs the Flask app on; a request beyond them waits in a
 #: :class:`~casino_holdem.request_queue.RequestQueue` (newest first once the oldest waited too long)
 REQUEST_THREADS = 10
@@ -276,11 +280,12 @@ def serve_requests_first() -> None:
     fan-out encodes states for thousands of streams, a thread waits up to the switch interval (5 ms
     by default) per round trip, so a lock held for milliseconds was held for seconds and the
     table's other bets queued behind it (measured: bets idle in transaction 5 s under 7,000
-    streams). Here the states are built by at most :data:`BUILD_THREADS` threads (the loop's
-    default executor), and the interpreter switches every millisecond."""
+    streams). Here the states are built by at most :data:`BUILD_THREADS` threads of the loop's
+    default executor (:data:`OTHER_THREADS` more for its other reads), and the interpreter
+    switches every millisecond."""
     sys.setswitchinterval(SWITCH_INTERVAL)
     asyncio.get_running_loop().set_default_executor(
-        ThreadPoolExecutor(max_workers=BUILD_THREADS, thread_name_prefix="casino-build"))
+        ThreadPoolExecutor(max_workers=BUILD_THREADS + OTHER_THREADS, thread_name_prefix="casino-build"))
 
 
 def create_asgi(app: Flask | None = None) -> Any:
