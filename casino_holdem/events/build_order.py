@@ -6,10 +6,11 @@ load every thread is busy and the tables' builds wait for one: measured at the t
 reaching a player's stream 3.6 s after the deal (p50), with a ten-second window to decide in (R8).
 A state that shows the dealer's step (R2.2-R2.5: the cards that open a decision window, R2.7 the
 settlement) or answers a stream that is opening is built before one that only shows other players'
-bets and decisions, and before the lobby; in each rank, first come first served. A build that has
-waited :data:`PATIENCE_SECONDS` ranks first whatever it shows, so under load the lobby and the
-other players' bets still reach the streams every few seconds (measured with one build thread:
-without it, the lobby was built twice in a minute).
+bets and decisions, and before the lobby. Each build is due when it arrives, or
+:data:`PATIENCE_SECONDS` later for the second rank, and the earliest due is built first (first come
+first served among equals): under load the lobby and the other players' bets still reach the
+streams every few seconds (measured with one build thread: with the second rank always last, the
+lobby was built twice in a minute), and a dealer's step waits only behind the builds due before it.
 """
 
 from __future__ import annotations
@@ -24,14 +25,14 @@ from ..slots import Slots
 
 #: the ranks: what opens a window or answers a new stream, then everything else
 FIRST, LATER = 0, 1
-#: seconds a build waits before it ranks first whatever it shows (module docstring)
+#: seconds after its arrival a build of the second rank is due (module docstring)
 PATIENCE_SECONDS = 5.0
 
 
 class BuildOrder(Slots):
-    """``slots`` builds at a time; the others wait, ranked when a slot comes free, so a state
-    that waited for other players' bets and meanwhile got the dealer's step goes first too, and
-    one that waited ``patience`` seconds goes first whatever it shows (module docstring)."""
+    """``slots`` builds at a time; the others wait, and when a slot comes free the one due
+    earliest by its rank then (so a state that waited for other players' bets and meanwhile got
+    the dealer's step is due at its arrival) is built (module docstring)."""
 
     def __init__(self, slots: int, *, patience: float = PATIENCE_SECONDS,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -47,10 +48,9 @@ class BuildOrder(Slots):
         return self._held(next(self._arrivals), self.clock(), rank)
 
     def _next(self) -> tuple[int, float, Callable[[], int], asyncio.Future[None]]:
-        """The best-ranked waiter, the earliest among equals (a few topics wait at most: one per
-        table and the lobby); a waiter as patient as ``patience`` ranks first."""
-        now = self.clock()
-        waiter = min(self.waiting, key=lambda entry: (FIRST if now - entry[1] >= self.patience else entry[2](),
+        """The waiter due earliest, the earliest to arrive among equals (a few topics wait at
+        most: one per table and the lobby)."""
+        waiter = min(self.waiting, key=lambda entry: (entry[1] + (0 if entry[2]() == FIRST else self.patience),
                                                       entry[0]))
         self.waiting.remove(waiter)
         return waiter

@@ -1,7 +1,7 @@
 """Issue 10: which waiting state a web worker builds next — the dealer's step and a stream
 opening (R2.2-R2.5: the cards that open a decision window, R8) before other players' bets and the
-lobby, ranked when a build thread comes free, and any state that waited long enough first (that no
-slot is lost: tests/test_slots.py)."""
+lobby, ranked when a build thread comes free, and any state that waited long enough before a later
+step (that no slot is lost: tests/test_slots.py)."""
 
 from __future__ import annotations
 
@@ -65,6 +65,8 @@ def test_issue_10_a_window_is_built_before_other_players_bets(
                  id="the lobby waited long enough"),
     pytest.param({"lobby": PATIENCE_SECONDS, "bets": PATIENCE_SECONDS + 1}, ["bets", "lobby", "cards dealt"],
                  id="the longest wait first among those"),
+    pytest.param({"lobby": PATIENCE_SECONDS + 1, "cards dealt": 2}, ["cards dealt", "lobby", "bets"],
+                 id="R2.2: a step due before the lobby's wait ran out"),
 ])
 def test_issue_10_no_state_waits_behind_the_dealers_steps_for_long(waited: dict[str, float], built: list[str]) -> None:
     arrivals = [("bets", LATER), ("lobby", LATER), ("cards dealt", FIRST)]
