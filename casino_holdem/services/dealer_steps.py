@@ -141,9 +141,9 @@ def settle(table: GameTable, round_row: GameRound, core: Round, now: dt.datetime
     if not progressive:
         post("settlement", end.entries, round_id=round_row.id)
         return Step(table.id, round_row.id, round_row.number, "settled")
-    move(pool, "settlement", end.entries, end.movements, actor=audit.DEALER, round_id=round_row.id)
+    move(pool.id, "settlement", end.entries, end.movements, actor=audit.DEALER, round_id=round_row.id)
     if result.pool.top_up > 0:
-        house_move(pool, MovementKind.SEED_TOP_UP, result.pool.top_up, actor=audit.DEALER, round_id=round_row.id,
+        house_move(pool.id, MovementKind.SEED_TOP_UP, result.pool.top_up, actor=audit.DEALER, round_id=round_row.id,
                    reason="R5: seed after a hit")
     return Step(table.id, round_row.id, round_row.number, "settled")
 

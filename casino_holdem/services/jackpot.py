@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import insert, inspect, select, update
 from sqlalchemy.orm.attributes import set_committed_value
 
 from .. import paytable_files
@@ -65,42 +65,46 @@ class Movement:
     bet_id: int | None = None
 
 
-def pool_legs(pool: JackpotPool, base_delta: Decimal, counterpart: LedgerAccount, multiplier: Decimal,
+def pool_legs(pool_id: int, base_delta: Decimal, counterpart: LedgerAccount, multiplier: Decimal,
               memo: str, player_id: int | None = None) -> list[Entry]:
     """R6: ``base_delta`` base units into the pool from ``counterpart`` (an in-play or wallet account
     in its own currency), converted at the fixed multiplier through the exchange accounts, so each
     currency's legs sum to zero."""
     converted = base_delta * multiplier
-    return [Entry(pool_account(pool.id), base_delta, memo, player_id),
+    return [Entry(pool_account(pool_id), base_delta, memo, player_id),
             Entry(house_account(AccountKind.EXCHANGE, BASE), -base_delta, memo, player_id),
             Entry(counterpart, -converted, memo, player_id),
             Entry(house_account(AccountKind.EXCHANGE, counterpart.currency), converted, memo, player_id)]
 
 
-def move(pool: JackpotPool, kind: str, entries: Sequence[Entry], movements: Sequence[Movement], *,
+def move(pool_id: int, kind: str, entries: Sequence[Entry], movements: Sequence[Movement], *,
          actor: str, round_id: int | None = None, reason: str | None = None,
          idempotency_key: str | None = None) -> int:
-    """Post ``entries`` and record ``movements`` on a locked pool in one go; the pool account's
-    legs must add up to the movements (one amount, two records, never apart). Returns the ledger
-    transaction's id."""
-    account = pool_account(pool.id)
+    """Post ``entries`` and record ``movements`` on the pool ``pool_id`` in one go; the pool
+    account's legs must add up to the movements (one amount, two records, never apart). Returns the
+    ledger transaction's id. The pool row need not be read first (a contribution never reads it,
+    issue 10); one this session holds shows the amount the statement left (a settlement, a top-up
+    and a correction report it)."""
+    account = pool_account(pool_id)
     on_account = sum((e.amount for e in entries if e.account.id == account.id), ZERO)
     moved = sum((m.amount for m in movements), ZERO)
     if on_account != moved:
-        raise RuntimeError(f"pool {pool.id}: ledger legs {on_account} differ from movements {moved}")
+        raise RuntimeError(f"pool {pool_id}: ledger legs {on_account} differ from movements {moved}")
     # R5: one statement adds to the pool row, so a caller that need not read it first (a
     # contribution) holds it from here to commit only (issue 10; a settlement locked it earlier).
     # It comes before the posting's shared accounts: the lock order of transaction.py
-    amount = db.session.execute(update(JackpotPool).where(JackpotPool.id == pool.id)
+    amount = db.session.execute(update(JackpotPool).where(JackpotPool.id == pool_id)
                                 .values(amount=JackpotPool.amount + moved).returning(JackpotPool.amount)
                                 .execution_options(synchronize_session=False)).scalar_one()
-    set_committed_value(pool, "amount", amount)
+    held = db.session.identity_map.get(inspect(JackpotPool).identity_key_from_primary_key((pool_id,)))
+    if held is not None:
+        set_committed_value(held, "amount", amount)
     if amount < 0:
-        raise RuntimeError(f"pool {pool.id} would go below zero (R5)")
+        raise RuntimeError(f"pool {pool_id} would go below zero (R5)")
     transaction_id = post(kind, entries, round_id=round_id, idempotency_key=idempotency_key)
     if movements:  # an empty list would insert one row of defaults
         db.session.execute(insert(PoolMovement.__table__), [
-            {"pool_id": pool.id, "kind": m.kind.value, "amount": m.amount, "round_id": round_id, "bet_id": m.bet_id,
+            {"pool_id": pool_id, "kind": m.kind.value, "amount": m.amount, "round_id": round_id, "bet_id": m.bet_id,
              "transaction_id": transaction_id, "actor": actor, "reason": reason}
             for m in movements])
     return transaction_id
@@ -110,13 +114,13 @@ def move(pool: JackpotPool, kind: str, entries: Sequence[Entry], movements: Sequ
 HOUSE_SIDE = {MovementKind.SEED_TOP_UP: AccountKind.SEED, MovementKind.CORRECTION: AccountKind.CORRECTION}
 
 
-def house_move(pool: JackpotPool, kind: MovementKind, amount: Decimal, *, actor: str, reason: str,
+def house_move(pool_id: int, kind: MovementKind, amount: Decimal, *, actor: str, reason: str,
                round_id: int | None = None, idempotency_key: str | None = None) -> int:
     """R5/R9: the house puts ``amount`` base units into the pool (a seed top-up) or takes them out
     or in (a correction), from its own base-unit account."""
     memo = kind.value.replace("_", " ")
     house = house_account(HOUSE_SIDE[kind], BASE)
-    return move(pool, kind.value, [Entry(pool_account(pool.id), amount, memo), Entry(house, -amount, memo)],
+    return move(pool_id, kind.value, [Entry(pool_account(pool_id), amount, memo), Entry(house, -amount, memo)],
                 [Movement(kind, amount)], actor=actor, round_id=round_id, reason=reason,
                 idempotency_key=idempotency_key)
 
@@ -182,7 +186,7 @@ def top_up(pool_id: int, amount: Decimal | str | int, reason: str, by: OperatorV
             select(LedgerTransaction.id).where(LedgerTransaction.idempotency_key == key)).first() is not None:
         return _view(pool)
     before = pool.amount
-    house_move(pool, MovementKind.SEED_TOP_UP, value, actor=audit.actor_of(by), reason=why, idempotency_key=key)
+    house_move(pool.id, MovementKind.SEED_TOP_UP, value, actor=audit.actor_of(by), reason=why, idempotency_key=key)
     audit.operator_action(by, "pool_top_up", reason=why, now=now, pool_id=pool.id, amount=value, before=before,
                           after=pool.amount)
     return _view(pool)

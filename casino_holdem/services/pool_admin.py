@@ -131,7 +131,7 @@ def approve_correction(correction_id: int, by: OperatorView, *, now: dt.datetime
         raise Unprocessable(f"amount: the pool holds {before}; {correction.amount} would take it below zero (R5)",
                             "amount")
     moment = clock(now)
-    transaction_id = house_move(pool, MovementKind.CORRECTION, correction.amount, actor=actor,
+    transaction_id = house_move(pool.id, MovementKind.CORRECTION, correction.amount, actor=actor,
                              reason=f"{correction.reason} (requested by {correction.requested_by})")
     correction.status, correction.decided_by, correction.decided_at = CorrectionStatus.APPROVED.value, actor, moment
     correction.transaction_id = transaction_id

@@ -99,7 +99,7 @@ def settled(round_row: GameRound, settlement: Settlement, pool: JackpotPool, pay
         multiplier = paytable.currency(bet.currency).multiplier
         entries += _bettor_entries(result, bet, bet.contribution * multiplier)
         for award in result.awards:
-            entries += pool_legs(pool, -award.base_amount, player_wallet(bet.player_id, bet.currency), multiplier,
+            entries += pool_legs(pool.id, -award.base_amount, player_wallet(bet.player_id, bet.currency), multiplier,
                                  f"{award.table} award", bet.player_id)
             movements.append(Movement(MovementKind.PRIZE, -award.base_amount, bet.id))
     return RoundEnd(entries, movements)
@@ -113,7 +113,7 @@ def voided(round_row: GameRound, settlement: Settlement, pool: JackpotPool, payt
     for result, bet in _by_bettor(round_row, settlement):
         if bet.contribution:
             multiplier = paytable.currency(bet.currency).multiplier
-            entries += pool_legs(pool, -bet.contribution, in_play_account(bet.round_id, bet.currency), multiplier,
+            entries += pool_legs(pool.id, -bet.contribution, in_play_account(bet.round_id, bet.currency), multiplier,
                                  "contribution reversal", bet.player_id)
             movements.append(Movement(MovementKind.CONTRIBUTION_REVERSAL, -bet.contribution, bet.id))
         entries += _bettor_entries(result, bet, ZERO)

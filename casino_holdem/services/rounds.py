@@ -24,7 +24,7 @@ from ..core.money import ZERO, format_amount
 from ..core.progressive import contribution
 from ..core.round import BETTING_CLOSED, FINISHED, Action, Phase, Round
 from ..extensions import db
-from ..models import Bet, DecisionRecord, GameRound, GameTable, JackpotPool, MovementKind, Player
+from ..models import Bet, DecisionRecord, GameRound, GameTable, MovementKind, Player
 from . import audit, queries
 from .errors import BadRequest, Conflict, InsufficientFunds, core_refusals, one_of
 from .jackpot import Movement, move, pool_legs
@@ -181,10 +181,11 @@ def place_bets(player_id: int, table_id: int, ante: Decimal | str | int, bonus: 
                               Entry(in_play, stake.amount(name), name, player.id))], round_id=round_row.id)
     held += bettor.exposure
     receipt = _receipt(bet, round_row, Balance(player.id, player.currency, wallet.balance, held, wallet.balance - held))
-    if progressive:  # R5: the pool row, shared by every linked table, is locked last and held only until commit
-        pool = queries.get(JackpotPool, table.pool_id)
+    if progressive:  # R5: the pool row, shared by every linked table, is locked last (never read
+        # first) and held only until commit
         multiplier = core.paytable.currency(player.currency).multiplier
-        move(pool, "contribution", pool_legs(pool, bet.contribution, in_play, multiplier, "contribution", player.id),
+        move(table.pool_id, "contribution",
+             pool_legs(table.pool_id, bet.contribution, in_play, multiplier, "contribution", player.id),
              [Movement(MovementKind.CONTRIBUTION, bet.contribution, bet.id)], actor=audit.player_actor(player.id),
              round_id=round_row.id)
     return receipt

@@ -59,14 +59,14 @@ def void_round(round_id: int, reason: str, stage: str | None = None, *, by: Oper
     pool = queries.lock(JackpotPool, table.pool_id)
     owed = sum((bet.contribution for bet in round_row.bets), ZERO)
     if owed > pool.amount:  # the pool paid out since (R5 never below zero): the house refunds the rest
-        house_move(pool, MovementKind.SEED_TOP_UP, owed - pool.amount, actor=actor,
+        house_move(pool.id, MovementKind.SEED_TOP_UP, owed - pool.amount, actor=actor,
                    reason=f"R9: void of round {round_row.id} after the pool paid out its contributions")
     pool_before = round_postings.pool_before(pool, round_row)
     with core_refusals("round"):
         result = core.void(why, pool_before, at)
     end = round_postings.voided(round_row, result, pool, core.paytable)
     phase_before = round_row.phase
-    move(pool, "void", end.entries, end.movements, actor=actor, round_id=round_row.id, reason=why.value)
+    move(pool.id, "void", end.entries, end.movements, actor=actor, round_id=round_row.id, reason=why.value)
     round_row.void_reason, round_row.void_stage, round_row.voided_by = why.value, at.value, by.username
     save_result(round_row, core, result, pool_before, moment)
     audit.operator_action(by, "round_void", reason=why.value, table_id=table.id, round_id=round_row.id, now=moment,
