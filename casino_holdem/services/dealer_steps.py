@@ -133,7 +133,7 @@ def settle(table: GameTable, round_row: GameRound, core: Round, now: dt.datetime
     pool = queries.lock(JackpotPool, table.pool_id) if progressive else queries.get(JackpotPool, table.pool_id)
     pool_before = round_postings.pool_before(pool, round_row)
     result = core.settle(pool_before)
-    end = round_postings.settled(round_row, result, pool, core.paytable)
+    end = round_postings.settled(round_row, result, pool.id, core.paytable)
     save_result(round_row, core, result, pool_before, now)
     audit.record(audit.DEALER, "round_settled", table_id=table.id, round_id=round_row.id, now=now,
                  pool_before=pool_before, pool_after=result.pool.after + result.pool.top_up, top_up=result.pool.top_up,

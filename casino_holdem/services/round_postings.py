@@ -90,7 +90,7 @@ def _by_bettor(round_row: GameRound, settlement: Settlement) -> list[tuple[Betto
     return [(result, bets[result.bettor_id]) for result in settlement.bettors]
 
 
-def settled(round_row: GameRound, settlement: Settlement, pool: JackpotPool, paytable: Paytable) -> RoundEnd:
+def settled(round_row: GameRound, settlement: Settlement, pool_id: int, paytable: Paytable) -> RoundEnd:
     """R3-R6: stakes out of play, returns to wallets, progressive awards out of the pool (R6:
     converted at the fixed multiplier)."""
     entries: list[Entry] = []
@@ -99,13 +99,13 @@ def settled(round_row: GameRound, settlement: Settlement, pool: JackpotPool, pay
         multiplier = paytable.currency(bet.currency).multiplier
         entries += _bettor_entries(result, bet, bet.contribution * multiplier)
         for award in result.awards:
-            entries += pool_legs(pool.id, -award.base_amount, player_wallet(bet.player_id, bet.currency), multiplier,
+            entries += pool_legs(pool_id, -award.base_amount, player_wallet(bet.player_id, bet.currency), multiplier,
                                  f"{award.table} award", bet.player_id)
             movements.append(Movement(MovementKind.PRIZE, -award.base_amount, bet.id))
     return RoundEnd(entries, movements)
 
 
-def voided(round_row: GameRound, settlement: Settlement, pool: JackpotPool, paytable: Paytable) -> RoundEnd:
+def voided(round_row: GameRound, settlement: Settlement, pool_id: int, paytable: Paytable) -> RoundEnd:
     """R9: every contribution comes back from the pool into play, then each stake is refunded or
     settled as the core's void says (a fold stands; a Bonus may stand)."""
     entries: list[Entry] = []
@@ -113,7 +113,7 @@ def voided(round_row: GameRound, settlement: Settlement, pool: JackpotPool, payt
     for result, bet in _by_bettor(round_row, settlement):
         if bet.contribution:
             multiplier = paytable.currency(bet.currency).multiplier
-            entries += pool_legs(pool.id, -bet.contribution, in_play_account(bet.round_id, bet.currency), multiplier,
+            entries += pool_legs(pool_id, -bet.contribution, in_play_account(bet.round_id, bet.currency), multiplier,
                                  "contribution reversal", bet.player_id)
             movements.append(Movement(MovementKind.CONTRIBUTION_REVERSAL, -bet.contribution, bet.id))
         entries += _bettor_entries(result, bet, ZERO)

@@ -118,9 +118,8 @@ def replay(round_id: int) -> ReplayReport:
     if round_row.commitment is not None and round_row.nonce is not None and not verify(
             round_row.commitment, parse_deck(round_row.deck), round_row.nonce):
         differences.append("commitment: the revealed deck and nonce do not match the published commitment")
-    pool = queries.get(JackpotPool, round_row.table.pool_id)
     build = round_postings.voided if round_row.void_reason else round_postings.settled
-    end = build(round_row, result, pool, result.paytable)
+    end = build(round_row, result, round_row.table.pool_id, result.paytable)
     kind = "void" if round_row.void_reason else "settlement"
     recorded_postings = db.session.scalars(
         select(Posting).join(LedgerTransaction).where(LedgerTransaction.round_id == round_id,

@@ -64,7 +64,7 @@ def void_round(round_id: int, reason: str, stage: str | None = None, *, by: Oper
     pool_before = round_postings.pool_before(pool, round_row)
     with core_refusals("round"):
         result = core.void(why, pool_before, at)
-    end = round_postings.voided(round_row, result, pool, core.paytable)
+    end = round_postings.voided(round_row, result, pool.id, core.paytable)
     phase_before = round_row.phase
     move(pool.id, "void", end.entries, end.movements, actor=actor, round_id=round_row.id, reason=why.value)
     round_row.void_reason, round_row.void_stage, round_row.voided_by = why.value, at.value, by.username
