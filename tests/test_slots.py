@@ -71,7 +71,7 @@ def test_issue_10_a_slot_granted_then_cancelled_goes_to_the_next(make: Callable[
         await asyncio.sleep(0)
         release.set()
         await asyncio.sleep(0)  # the holder runs: the slot goes to the first in line, not yet running
-        assert holder.done() and not line.waiting[0][-1].done()  # granted: only ``after`` still waits
+        assert holder.done() and not next(iter(line.waiting))[-1].done()  # granted: only ``after`` still waits
         granted.cancel()
         with pytest.raises(asyncio.CancelledError):
             await granted
