@@ -33,7 +33,8 @@ class RoundEnd:
 
 def post_street_bets(stakes: Sequence[tuple[Bet, Stake]]) -> None:
     """R2.3-R2.5: a Flop (2 × Ante), Turn or River (1 × Ante) bet leaves the wallet when made;
-    the amount was reserved when the Ante was placed, so the wallet cannot go negative. The
+    the amount was reserved when the Ante was placed, so the wallet cannot go negative and is not
+    locked and read before it is posted (:func:`.wallet.post`'s ``reserved``). The
     accounts of the bets that moved are read in one query (issue 10: the dealer's automatic
     decisions make many at once)."""
     moved = [(bet, stake) for bet, stake in stakes
@@ -46,7 +47,7 @@ def post_street_bets(stakes: Sequence[tuple[Bet, Stake]]) -> None:
                 post(f"{column}_bet", [
                     Entry(player_wallet(bet.player_id, bet.currency), -added, column, bet.player_id),
                     Entry(in_play_account(bet.round_id, bet.currency), added, column, bet.player_id)],
-                    round_id=bet.round_id)
+                    round_id=bet.round_id, reserved=True)
                 setattr(bet, column, getattr(stake, column))
 
 
