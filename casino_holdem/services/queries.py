@@ -12,8 +12,9 @@ from collections.abc import Collection
 from decimal import Decimal
 from typing import Any, NamedTuple, TypeVar
 
-from sqlalchemy import ColumnElement, exists, func, select, true
-from sqlalchemy.orm import selectinload
+from sqlalchemy import ColumnElement, exists, func, inspect, select, true
+from sqlalchemy.orm import raiseload, selectinload
+from sqlalchemy.orm.attributes import set_committed_value
 
 from ..core.round import FINISHED
 from ..extensions import db
@@ -151,16 +152,26 @@ def round_with_bets(round_id: int, *, bettor: int | None = None) -> GameRound:
 
 
 def latest_round(table_id: int, *, finished: bool = False, for_update: bool = False,
-                 shared: bool = False, bettor: int | None = None) -> GameRound | None:
+                 shared: bool = False, bets: bool = True) -> GameRound | None:
     """The table's current round (the highest number), or with ``finished`` its last settled or
-    void one, with its bets (only ``bettor``'s when given: :func:`_with_bets`); with
-    ``for_update`` the round row is locked (the caller holds the table's lock), ``FOR SHARE`` when
-    ``shared``."""
+    void one, with its bets (:data:`WITH_BETS`; with ``bets=False`` they are not read: the caller
+    reads its own and sets them, :func:`set_own_bets`); with ``for_update`` the round row is
+    locked (the caller holds the table's lock), ``FOR SHARE`` when ``shared``."""
     statement = select(GameRound).where(GameRound.table_id == table_id)
     if finished:
         statement = statement.where(GameRound.phase.in_(FINISHED))
-    statement = statement.order_by(GameRound.number.desc()).limit(1).options(_with_bets(bettor))
+    statement = (statement.order_by(GameRound.number.desc()).limit(1)
+                 .options(WITH_BETS if bets else raiseload(GameRound.bets)))
     return db.session.scalars(locked(statement, shared=shared) if for_update else statement).first()
+
+
+def set_own_bets(round_row: GameRound, own: list[Bet]) -> None:
+    """A round read without its bets (``latest_round(bets=False)``) holds ``own``, a bettor's
+    own bets on it as the caller read them, until the transaction ends, as :func:`_with_bets`
+    would have read them (issue 10: a bet reads the player's bets once, not twice). A round
+    whose bets were read keeps them."""
+    if "bets" in inspect(round_row).unloaded:
+        set_committed_value(round_row, "bets", own)
 
 
 def finished_rounds(table_id: int, limit: int) -> list[int]:

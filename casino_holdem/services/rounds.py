@@ -135,7 +135,7 @@ def place_bets(player_id: int, table_id: int, ante: Decimal | str | int, bonus: 
                              or _another_round(round_id, seen.round_id)):
         return _late_bet(player_id, request_id, fingerprint, seen, round_id)
     table = queries.lock(GameTable, table_id, shared=True)
-    round_row, moves_deadline = _betting_round(table, seen, moment, player_id)
+    round_row, moves_deadline = _betting_round(table, seen, moment)
     if round_row is not None:
         read_stake_accounts(player.id, player.currency, round_row.id, table.pool_id if progressive else None)
     wallet = wallet_account(player)
@@ -152,6 +152,7 @@ def place_bets(player_id: int, table_id: int, ante: Decimal | str | int, bonus: 
         raise Conflict(f"table: suspended ({table.suspended_reason}); no bets until it is resumed", "table")
     if round_row is None or round_row.phase != Phase.BETTING.value or not table.is_open:
         raise Conflict(CLOSED_AT_TABLE, "table")
+    queries.set_own_bets(round_row, [])  # ``earlier`` found none of theirs on this round
     core = load_round(round_row)
     if core.deadline is not None and moves_deadline:
         core.deadline = round_row.deadline = window_end(core.deadline, table.betting_seconds, moment)  # windows.py
@@ -225,18 +226,19 @@ def _late_bet(player_id: int, request_id: str, fingerprint: str, seen: queries.R
     raise Conflict(f"R2.1: {BETTING_CLOSED}", "table")
 
 
-def _betting_round(table: GameTable, seen: queries.RoundClock | None, moment: dt.datetime,
-                   player_id: int) -> tuple[GameRound | None, bool]:
+def _betting_round(table: GameTable, seen: queries.RoundClock | None,
+                   moment: dt.datetime) -> tuple[GameRound | None, bool]:
     """The table's current round, locked for a bet (issue 10), and whether this bet, the first of
     a round whose first window went by empty, moves its deadline to the window in force (R8,
-    :func:`.windows.window_end`). Its bettors share the lock, each loading only their own bet: a
-    bet changes no round row and is checked against no other bet (R2.1), and what two bets must not
-    both do is kept apart by the unique keys and the wallet lock. A table with a cap on bettors
+    :func:`.windows.window_end`). Its bettors share the lock, each reading only their own bets
+    (:func:`place_bets` sets them, :func:`.queries.set_own_bets`): a bet changes no round row and
+    is checked against no other bet (R2.1), and what two bets must not both do is kept apart by
+    the unique keys and the wallet lock. A table with a cap on bettors
     (R1) counts them, and a bet that moves the deadline changes the round, so those take the lock
     alone with every bet; a round whose state changed between the read (``seen``) and the lock is
     locked again, alone, when its window may have gone by empty."""
     alone = table.max_bettors is not None or seen is None or _moves_deadline(seen.has_bets, seen.deadline, moment)
-    round_row = queries.latest_round(table.id, for_update=True, shared=not alone, bettor=None if alone else player_id)
+    round_row = queries.latest_round(table.id, for_update=True, shared=not alone, bets=alone)
     if not alone and round_row is not None:
         seen_bets = seen is not None and seen.has_bets and seen.round_id == round_row.id  # never taken back
         if _moves_deadline(seen_bets, round_row.deadline, moment):
