@@ -7,9 +7,10 @@ On a fresh database of its own (created beside ``DB`` on the same server, migrat
 end) it sets up one table with N funded players through the services, logs each in through the
 Flask app (its test client: no HTTP server, so the figures are the application's own), then times
 on a single thread, per request: the table's state (``GET /api/tables/{id}``), a bet with the
-Progressive (``POST …/bets``), a Flop decision (``POST /api/rounds/{id}/decisions``) and one build
+Progressive (``POST …/bets``), a Flop decision (``POST /api/rounds/{id}/decisions``), one build
 of the table's live state for every player's stream (the fan-out's work for one change), as on the
-floor: that round settled and on the felt beside the next, every player betting on both. Beside
+floor: that round settled and on the felt beside the next, every player betting on both, and the
+dealer's read of what is due (:func:`~casino_holdem.services.dealer.due`, on every wake). Beside
 them, in the same run: ``SELECT 1`` through psycopg alone and through SQLAlchemy Core, the floor
 any request pays per statement. It prints CPU (the process's own, ``time.process_time``) and
 wall time per request, the statements each made, and how many of each the machine could serve a
@@ -128,7 +129,7 @@ def endpoints(url: str, players: int) -> list[dict[str, Any]]:
     from casino_holdem import create_app
     from casino_holdem.events import wire
     from casino_holdem.extensions import db
-    from casino_holdem.services import dealer_steps, jackpot, tables, viewing, wallet
+    from casino_holdem.services import dealer, dealer_steps, jackpot, tables, viewing, wallet
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench"})
     counter = Counter()
@@ -184,6 +185,7 @@ def endpoints(url: str, players: int) -> list[dict[str, Any]]:
                     wire.frame(view, memo)
 
         rows.append(timed(f"one state build for {players} streams", [build] * 20, counter))
+        rows.append(timed("the dealer's wake read (dealer.due)", [dealer.due] * 200, counter))
     with app.app_context():
         db.engine.dispose()  # before the database is dropped
     return rows

@@ -90,7 +90,7 @@ def test_the_cost_of_one_request_beside_the_drivers_floor(bench_database: str, t
     rows = {row["what"]: row for row in json.loads(out.read_text())}
     assert set(rows) == {"psycopg: SELECT 1", "SQLAlchemy Core: SELECT 1", "GET /api/tables/{id}",
                          "POST /api/tables/{id}/bets", "POST /api/rounds/{id}/decisions",
-                         "one state build for 3 streams"}
+                         "one state build for 3 streams", "the dealer's wake read (dealer.due)"}
     assert all(row["cpu_ms"] > 0 for row in rows.values())
     assert rows["POST /api/tables/{id}/bets"]["statements"] > rows["GET /api/tables/{id}"]["statements"] > 1
 

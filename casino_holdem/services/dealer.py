@@ -18,6 +18,7 @@ last committed step.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import logging
 import random
 import threading
@@ -26,9 +27,10 @@ import uuid
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any
 
 from flask import Flask
-from sqlalchemy import case, func, select
+from sqlalchemy import BindParameter, Select, bindparam, case, func, select
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import aliased
 
@@ -79,19 +81,12 @@ _STREET = case({phase.value: rules.street for phase, rules in PHASES.items() if 
 _FOLDING = [rules.street for rules in PHASES.values() if rules.street is not None and Action.FOLD in rules.allowed]
 
 
-@reading
-def due(now: dt.datetime | None = None, *, showdown_pause: float = 0.0, tables: Collection[int] | None = None) -> Due:
-    """One query over the open tables (or only ``tables``: what players' bets and decisions named,
-    issue 10) and their unfinished rounds, without a lock: a table is due when it needs a round
-    opened (none, or the last one's showdown pause is over: :func:`.windows.showdown_until`,
-    R2.7), or its round is due as the core's :meth:`~casino_holdem.core.round.Round.due` says (its
-    window is over with bets in it, R2.1 and R8, or every active bettor, not folded, has decided
-    the street, R2.3-R2.5), or the round is at the showdown; a betting round nobody bet on is never
-    due (:mod:`.windows`) unless a table change is due for it (:func:`.dealer_steps.reopen`). A
-    closed or suspended table opens no round. A round's bets are counted through their round's
-    key and their decisions through their bet's, one round at a time, so the read costs the same
-    however long the floor has run."""
-    moment = clock(now)
+@functools.cache
+def _due_query(named: bool) -> Select[tuple[Any, ...]]:
+    """The statement of :func:`due`, built once (issue 10: the dealer reads it on every wake, and
+    building it cost the interpreter about as much as running it); ``:moment`` and, when
+    ``named``, ``:tables`` are its parameters."""
+    moment: BindParameter[dt.datetime] = bindparam("moment")
     decided = select(DecisionRecord.id).where(DecisionRecord.bet_id == Bet.id, DecisionRecord.street == _STREET)
     folded = select(DecisionRecord.id).where(DecisionRecord.bet_id == Bet.id, DecisionRecord.street.in_(_FOLDING),
                                              DecisionRecord.action == Action.FOLD.value)  # R2.3: out of the game
@@ -106,13 +101,30 @@ def due(now: dt.datetime | None = None, *, showdown_pause: float = 0.0, tables: 
                     undecided.scalar_subquery(), last_finished,
                     table_changes.due_clause(GameTable.id, moment), table_changes.next_due(GameTable.id, moment))
              .outerjoin(GameRound, (GameRound.table_id == GameTable.id) & live).order_by(GameTable.id))
+    return query.where(GameTable.id.in_(bindparam("tables", expanding=True))) if named else query
+
+
+@reading
+def due(now: dt.datetime | None = None, *, showdown_pause: float = 0.0, tables: Collection[int] | None = None) -> Due:
+    """One query over the open tables (or only ``tables``: what players' bets and decisions named,
+    issue 10) and their unfinished rounds, without a lock: a table is due when it needs a round
+    opened (none, or the last one's showdown pause is over: :func:`.windows.showdown_until`,
+    R2.7), or its round is due as the core's :meth:`~casino_holdem.core.round.Round.due` says (its
+    window is over with bets in it, R2.1 and R8, or every active bettor, not folded, has decided
+    the street, R2.3-R2.5), or the round is at the showdown; a betting round nobody bet on is never
+    due (:mod:`.windows`) unless a table change is due for it (:func:`.dealer_steps.reopen`). A
+    closed or suspended table opens no round. A round's bets are counted through their round's
+    key and their decisions through their bet's, one round at a time, so the read costs the same
+    however long the floor has run."""
+    moment = clock(now)
+    parameters: dict[str, Any] = {"moment": moment}
     if tables is not None:
-        query = query.where(GameTable.id.in_(sorted(tables)))
+        parameters["tables"] = sorted(tables)
+    rows = db.session.execute(_due_query(tables is not None), parameters).all()
     found: list[int] = []
     upcoming: list[dt.datetime] = []
     passed: dict[int, dt.datetime] = {}
-    for table_id, is_open, phase, deadline, bettors, undecided, ended, changes_due, next_change \
-            in db.session.execute(query).all():
+    for table_id, is_open, phase, deadline, bettors, undecided, ended, changes_due, next_change in rows:
         idle = phase == Phase.BETTING.value and not bettors
         over = deadline is not None and deadline <= moment and not idle
         if phase is None:

@@ -60,13 +60,13 @@ def pending(table_id: int) -> list[TableChange]:
                                    .order_by(TableChange.id)))
 
 
-def due_clause(table_id: Any, now: dt.datetime) -> ColumnElement[bool]:
-    """SQL: the table has a pending change due at ``now`` (for the dealer's one query)."""
+def due_clause(table_id: Any, now: ColumnElement[dt.datetime]) -> ColumnElement[bool]:
+    """SQL: the table has a pending change due at ``now`` (for the dealer's one query, where it is a parameter)."""
     return exists().where(TableChange.table_id == table_id, TableChange.applied_at.is_(None),
                           or_(TableChange.not_before.is_(None), TableChange.not_before <= now))
 
 
-def next_due(table_id: Any, now: dt.datetime) -> Any:
+def next_due(table_id: Any, now: ColumnElement[dt.datetime]) -> Any:
     """SQL: when the table's next pending change becomes due, if later than ``now``."""
     return (select(func.min(TableChange.not_before))
             .where(TableChange.table_id == table_id, TableChange.applied_at.is_(None), TableChange.not_before > now)
