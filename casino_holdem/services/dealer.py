@@ -161,6 +161,8 @@ def tick(*, skip_locked: bool = True, tables: list[int] | None = None, showdown_
                 if step is None:
                     break
                 steps.append(step)
+                if not step.again:
+                    break
         except TableBusy:
             if busy is not None:
                 busy.add(table_id)

@@ -19,7 +19,7 @@ step twice, because each step is chosen again under the table's lock.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..core.round import FINISHED, Phase, Round
 from ..core.shuffle import commit, deck_text, new_nonce, secure_shuffle
@@ -37,13 +37,19 @@ from .windows import showdown_until
 @dataclass(frozen=True, slots=True)
 class Step:
     """What one :func:`advance` did: ``opened``, ``betting_extended``, ``hole_cards``, ``flop``,
-    ``turn``, ``river`` (the street dealt) or ``settled``; ``automatic`` counts R8 decisions taken."""
+    ``turn``, ``river`` (the street dealt) or ``settled``; ``automatic`` counts R8 decisions taken.
+    ``again``: whether the table may have another step due at once (a round everyone has decided,
+    R2.3-R2.5; a showdown to settle, R2.7; the next round when there is no showdown pause), so
+    that the dealer's pass asks :func:`advance` again; otherwise the next step waits for a
+    deadline or a player (issue 10: asking again locked and read the table's round after every
+    step, to find nothing due, while its players decided)."""
 
     table_id: int
     round_id: int
     round_number: int
     event: str
     automatic: int = 0
+    again: bool = True
 
 
 class TableBusy(Exception):
@@ -80,7 +86,7 @@ def open_round(table: GameTable, number: int, now: dt.datetime) -> Step:
         change.applied_round_id = round_row.id
     audit.record(audit.DEALER, "round_opened", table_id=table.id, round_id=round_row.id, now=now, number=number,
                  commitment=round_row.commitment, deadline=core.deadline)
-    return Step(table.id, round_row.id, number, "opened")
+    return Step(table.id, round_row.id, number, "opened", again=False)  # R2.1: nobody has bet yet
 
 
 def reopen(table: GameTable, round_row: GameRound, now: dt.datetime) -> Step | None:
@@ -98,7 +104,7 @@ def reopen(table: GameTable, round_row: GameRound, now: dt.datetime) -> Step | N
     audit.record(audit.DEALER, "round_reopened", table_id=table.id, round_id=round_row.id, now=now,
                  changes=[change.id for change in changes], commitment=round_row.commitment, deadline=core.deadline,
                  given_up=given_up)
-    return Step(table.id, round_row.id, round_row.number, "reopened")
+    return Step(table.id, round_row.id, round_row.number, "reopened", again=False)
 
 
 def extend_betting(table: GameTable, round_row: GameRound, core: Round, now: dt.datetime) -> Step | None:
@@ -110,7 +116,7 @@ def extend_betting(table: GameTable, round_row: GameRound, core: Round, now: dt.
     round_row.deadline = core.deadline
     audit.record(audit.DEALER, "betting_extended", table_id=table.id, round_id=round_row.id, now=now,
                  deadline=core.deadline)
-    return Step(table.id, round_row.id, round_row.number, "betting_extended")
+    return Step(table.id, round_row.id, round_row.number, "betting_extended", again=False)
 
 
 def deal_next(round_row: GameRound, core: Round, now: dt.datetime) -> Step | None:
@@ -120,7 +126,8 @@ def deal_next(round_row: GameRound, core: Round, now: dt.datetime) -> Step | Non
         return None
     automatic = core.advance(now)
     save_play(round_row, core, now, actor=audit.DEALER)
-    return Step(round_row.table_id, round_row.id, round_row.number, core.stage.value, len(automatic))
+    return Step(round_row.table_id, round_row.id, round_row.number, core.stage.value, len(automatic),
+                again=core.due(now) or (core.phase is Phase.SHOWDOWN and not core.awaiting_cards))
 
 
 def settle(table: GameTable, round_row: GameRound, core: Round, now: dt.datetime) -> Step:
@@ -169,8 +176,9 @@ def advance(table_id: int, now: dt.datetime | None = None, *, skip_locked: bool 
             return None
         return open_round(table, (round_row.number + 1) if round_row else 1, moment)
     core = load_round(round_row)
-    if core.phase is Phase.SHOWDOWN and not core.awaiting_cards:
-        return settle(table, round_row, core, moment)
+    if core.phase is Phase.SHOWDOWN and not core.awaiting_cards:  # R2.7: the next round after the pause
+        return replace(settle(table, round_row, core, moment),
+                       again=showdown_until(moment, showdown_pause, moment) is None)
     if core.phase is Phase.BETTING and not core.bettors:
         return reopen(table, round_row, moment) or extend_betting(table, round_row, core, moment)
     return deal_next(round_row, core, moment)

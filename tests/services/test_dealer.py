@@ -185,3 +185,36 @@ def test_r2_7_the_step_and_the_sleep_read_one_showdown_pause(casino, seconds_aft
         assert (table in found.tables, found.next_deadline, step) == (False, T0 + dt.timedelta(seconds=15), None)
     else:
         assert table in found.tables and step is not None and step.event == "opened"
+
+
+@pytest.mark.parametrize(("away", "showdown_pause", "events"), [
+    pytest.param(False, 0.0, ["hole_cards"], id="R2.2: the hole cards open a window: not asked again"),
+    pytest.param(True, 5.0, ["hole_cards", "flop", "turn", "river", "settled"],
+                 id="R8: a bettor away is decided for at once: dealt to the showdown, which stays (R2.7)"),
+    pytest.param(True, 0.0, ["hole_cards", "flop", "turn", "river", "settled", "opened"],
+                 id="R8, R2.7: no showdown pause: the next round opens in the same pass"),
+])
+def test_issue_10_a_pass_asks_a_table_again_only_when_another_step_may_be_due(
+        casino, monkeypatch: pytest.MonkeyPatch, away: bool, showdown_pause: float, events: list[str]) -> None:
+    """Each step says whether another may be due at once (``Step.again``); the pass asks the
+    table again only then, so a step after which the table waits for its players or a deadline
+    costs no second lock and read of the round (issue 10)."""
+    asked: list[int] = []
+    real_advance = dealer.advance
+
+    def advance(table_id: int, **options: object):
+        asked.append(table_id)
+        return real_advance(table_id, **options)
+
+    monkeypatch.setattr(dealer, "advance", advance)
+    with freeze_time(T0) as frozen:
+        table, player = casino.table(), casino.player()
+        casino.open(table)
+        rounds.place_bets(player, table, "10", request_id="bet")
+        if away:
+            rounds.disconnect(player, table)
+        frozen.tick(dt.timedelta(seconds=10))
+        steps = dealer.tick(tables=[table], showdown_pause=showdown_pause)
+    assert [step.event for step in steps] == events
+    assert len(asked) == len(events)
+    assert verify.audit_ledger() == []
