@@ -5,7 +5,8 @@ Counters and histograms live in prometheus-client's multiprocess mode when
 dealers), so every worker's and dealer's figures add up in one scrape. Bets, decisions and
 automatic decisions (R8) are counted from the rows a transaction wrote, once it has committed;
 rounds and the dealer's lag (how late after its deadline a step was taken) by the dealer loop;
-request latency per endpoint by the ASGI app, and the streams' state builds by its fan-out; pool
+request latency per endpoint and the wait for a request thread by the ASGI app, and the streams'
+state builds by its fan-out; pool
 amounts (R5, base units) are read at scrape time.
 """
 
@@ -32,6 +33,11 @@ STREAMS = Gauge("casino_open_streams", "open event streams", multiprocess_mode="
 #: one read of a table (or of the open tables, for the lobby) for its open streams (issue 10: the
 #: web workers' largest cost under load, so an operator sees how often it is paid)
 STATE_BUILDS = Counter("casino_state_builds", "states built for the open event streams", ["topic"])
+#: how long a request waited for one of its web worker's threads, by its rank in the worker's queue
+#: (:mod:`casino_holdem.request_queue`: a player's decision first, R8), so an operator sees what
+#: the threads cost each kind of request apart from the work itself
+QUEUE_WAITS = Histogram("casino_request_queue_seconds", "wait for a web worker's request thread, by rank", ["rank"],
+                        buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20))
 COUNTS = "casino_metrics_pending"
 
 

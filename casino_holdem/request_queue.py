@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterator
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from . import metrics
 from .slots import Slots
 
 #: the oldest waiting request's wait beyond which the newest of its rank is served first
@@ -42,6 +43,8 @@ LIFO_AFTER_SECONDS = 0.5
 LONGEST_WAIT_SECONDS = 20.0
 #: the ranks: a player's decision (R8), then every other request
 DECISION, OTHER = 0, 1
+#: the ranks as ``/metrics`` labels them (:data:`~casino_holdem.metrics.QUEUE_WAITS`)
+RANK_NAMES = ("decision", "other")
 #: the path a decision is sent to (``POST``; the API's only one)
 DECISION_PATH = re.compile(r"/api/rounds/[0-9]+/decisions\Z")
 
@@ -103,7 +106,8 @@ def rank_of(scope: Scope) -> int:
 
 
 class Queued:
-    """The ASGI app ``app`` (the Flask app on its threads) behind a :class:`RequestQueue`."""
+    """The ASGI app ``app`` (the Flask app on its threads) behind a :class:`RequestQueue`; each
+    request's wait for a thread is observed by its rank (``casino_request_queue_seconds``)."""
 
     def __init__(self, app: ASGIApp, queue: RequestQueue) -> None:
         self.app = app
@@ -113,5 +117,7 @@ class Queued:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        async with self.queue.slot(rank_of(scope)):
+        rank, arrived = rank_of(scope), time.perf_counter()
+        async with self.queue.slot(rank):
+            metrics.QUEUE_WAITS.labels(RANK_NAMES[rank]).observe(time.perf_counter() - arrived)
             await self.app(scope, receive, send)

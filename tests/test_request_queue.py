@@ -7,10 +7,12 @@ That no thread is lost to a client that went away: tests/test_slots.py."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
+from prometheus_client import REGISTRY
 
-from casino_holdem.request_queue import DECISION, OTHER, RequestQueue, rank_of
+from casino_holdem.request_queue import DECISION, OTHER, Queued, RequestQueue, rank_of
 
 
 class Clock:
@@ -78,3 +80,22 @@ def test_issue_10_requests_are_served_in_order_until_the_oldest_waited_too_long(
 ])
 def test_issue_10_a_decision_is_the_first_rank(method: str, path: str, rank: int) -> None:
     assert rank_of({"type": "http", "method": method, "path": path}) == rank
+
+
+@pytest.mark.parametrize(("method", "path", "rank"), [
+    pytest.param("POST", "/api/rounds/7/decisions", "decision", id="R8: a decision's wait"),
+    pytest.param("POST", "/api/tables/3/bets", "other", id="R2.1: a bet's wait"),
+])
+def test_issue_10_each_request_s_wait_for_a_thread_is_observed_by_its_rank(method: str, path: str, rank: str) -> None:
+    """``/metrics`` shows how long each rank waited for a thread (``casino_request_queue_seconds``)."""
+    served: list[str] = []
+
+    async def app(scope: dict[str, Any], _receive: Any, _send: Any) -> None:
+        served.append(scope["path"])
+
+    def count() -> float:
+        return REGISTRY.get_sample_value("casino_request_queue_seconds_count", {"rank": rank}) or 0.0
+
+    before = count()
+    asyncio.run(Queued(app, RequestQueue(1))({"type": "http", "method": method, "path": path}, None, None))
+    assert served == [path] and count() == before + 1

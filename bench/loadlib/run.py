@@ -52,8 +52,8 @@ class Context:
     watchers: list[Account] = field(default_factory=list)
     started: float = field(default_factory=time.time)
     notes: list[str] = field(default_factory=list)
-    #: the server's state builds in the measured window, by topic (:func:`state_builds`)
-    builds: dict[str, float] = field(default_factory=dict)
+    #: the server's counters in the measured window (:func:`server_counters`)
+    counters: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -166,9 +166,15 @@ async def _open_streams(ctx: Context, stop: asyncio.Event) -> list[asyncio.Task[
     return tasks
 
 
-async def state_builds(base_url: str) -> dict[str, float] | None:
-    """The server's ``casino_state_builds_total`` by topic (``table``, ``lobby``) from its
-    ``/metrics``: how many reads fed the streams (issue 10: the web workers' largest cost); None
+#: what the bench reads of the server's ``/metrics``: sample name -> the label that tells them apart
+COUNTERS = {"casino_state_builds_total": "topic", "casino_request_queue_seconds_sum": "rank",
+            "casino_request_queue_seconds_count": "rank"}
+
+
+async def server_counters(base_url: str) -> dict[str, float] | None:
+    """The server's counters from its ``/metrics``, keyed ``name:label``: the state builds by topic
+    (``table``, ``lobby``: how many reads fed the streams, issue 10: the web workers' largest cost)
+    and the requests' waits for a thread by rank (``decision``, ``other``: sum and count); None
     when the server does not answer with them (another server, a worker killed by faults.py)."""
     from prometheus_client.parser import text_string_to_metric_families
 
@@ -176,11 +182,29 @@ async def state_builds(base_url: str) -> dict[str, float] | None:
         async with (aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=60)) as session,
                     session.get(f"{base_url}/metrics") as response):
             text = await response.text() if response.status == 200 else ""
-        return {sample.labels["topic"]: sample.value for family in text_string_to_metric_families(text)
-                if family.name == "casino_state_builds" for sample in family.samples
-                if sample.name.endswith("_total")} or None
+        return {f"{sample.name}:{sample.labels[COUNTERS[sample.name]]}": sample.value
+                for family in text_string_to_metric_families(text) for sample in family.samples
+                if sample.name in COUNTERS} or None
     except (aiohttp.ClientError, TimeoutError, ValueError):
         return None
+
+
+def _from_counters(counters: dict[str, float], seconds: float) -> dict[str, Any]:
+    """The report's ``state_builds`` (by topic, a second) and ``request_queue`` (each rank's
+    requests and their mean wait for a thread) from :func:`server_counters`' window."""
+    report: dict[str, Any] = {}
+    builds = {key.split(":", 1)[1]: value for key, value in counters.items() if key.startswith("casino_state_builds")}
+    if builds:
+        report["state_builds"] = {topic: {"count": int(count), "per_second": round(count / seconds, 2)}
+                                  for topic, count in sorted(builds.items())}
+    queue: dict[str, dict[str, Any]] = {}
+    for rank in sorted({key.split(":", 1)[1] for key in counters if key.startswith("casino_request_queue")}):
+        count = counters.get(f"casino_request_queue_seconds_count:{rank}", 0.0)
+        waited = counters.get(f"casino_request_queue_seconds_sum:{rank}", 0.0)
+        queue[rank] = {"count": int(count), "mean_ms": round(1000 * waited / count, 1) if count else None}
+    if queue:
+        report["request_queue"] = queue
+    return report
 
 
 async def _until(condition: Callable[[], bool], ceiling: float, every: float = 0.25) -> bool:
@@ -214,15 +238,15 @@ async def _play(ctx: Context, hooks: Hooks, meter: CpuMeter) -> list[dict[str, A
     target = 2 * len(ctx.players) + args.streams
     if not await _until(lambda: rec.streams_open >= target, 60.0):
         ctx.notes.append(f"only {rec.streams_open} of {target} streams were open when the window started")
-    builds = await state_builds(ctx.base_url)
+    counters = await server_counters(ctx.base_url)
     meter.mark()
     rec.window = (time.time(), float("inf"))
     during = asyncio.create_task(hooks.during(ctx)) if hooks.during else None
     await asyncio.sleep(args.duration)
     rec.window = (rec.window[0], time.time())
     meter.finish()
-    if builds is not None and (after := await state_builds(ctx.base_url)) is not None:
-        ctx.builds = {topic: count - builds.get(topic, 0.0) for topic, count in after.items()}
+    if counters is not None and (after := await server_counters(ctx.base_url)) is not None:
+        ctx.counters = {key: value - counters.get(key, 0.0) for key, value in after.items()}
     if during is not None:
         await during
     ctx.players[0].pace.accepting = False
@@ -338,9 +362,7 @@ def finish_report(ctx: Context, report: dict[str, Any], checks: list[dict[str, A
             report["streams"] = rec.streams(2 * len(ctx.players) + ctx.args.streams)
             report["event_delay"] = percentiles(rec.event_delays)
             report["loop_lag"] = percentiles(rec.loop_lags)
-            if ctx.builds:
-                report["state_builds"] = {topic: {"count": int(count), "per_second": round(count / rec.seconds(), 2)}
-                                          for topic, count in sorted(ctx.builds.items())}
+            report.update(_from_counters(ctx.counters, rec.seconds()))
         try:
             report["dealer_lag"] = database.dealer_lag(ctx.args.database_url, [t.id for t in ctx.tables],
                                                        rec.window[0], time.time(), ctx.args.showdown_pause)

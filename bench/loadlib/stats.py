@@ -179,6 +179,9 @@ def render(report: dict[str, Any]) -> str:
     if "state_builds" in report:
         out.append("state builds for the streams (the server's /metrics): " + (", ".join(
             f"{topic} {b['count']} ({b['per_second']}/s)" for topic, b in report["state_builds"].items())))
+    if "request_queue" in report:
+        out.append("waits for a request thread (the server's /metrics): " + (", ".join(
+            f"{rank} {q['count']} requests, mean {q['mean_ms']} ms" for rank, q in report["request_queue"].items())))
     if "cpu" in report:
         out.append("CPU seconds in the measured window (and % of one core):")
         out += [f"  {name:20} {c['seconds']:8.2f} s  {c['percent_of_core']:6.1f} %"
