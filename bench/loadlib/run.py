@@ -53,7 +53,7 @@ class Context:
     started: float = field(default_factory=time.time)
     notes: list[str] = field(default_factory=list)
     #: the server's counters in the measured window (:func:`server_counters`)
-    counters: dict[str, float] = field(default_factory=dict)
+    counters: dict[tuple[str, str], float] = field(default_factory=dict)
 
 
 @dataclass
@@ -171,8 +171,8 @@ COUNTERS = {"casino_state_builds_total": "topic", "casino_request_queue_seconds_
             "casino_request_queue_seconds_count": "rank"}
 
 
-async def server_counters(base_url: str) -> dict[str, float] | None:
-    """The server's counters from its ``/metrics``, keyed ``name:label``: the state builds by topic
+async def server_counters(base_url: str) -> dict[tuple[str, str], float] | None:
+    """The server's counters from its ``/metrics``, keyed (sample name, label): the state builds by topic
     (``table``, ``lobby``: how many reads fed the streams, issue 10: the web workers' largest cost)
     and the requests' waits for a thread by rank (``decision``, ``other``: sum and count); None
     when the server does not answer with them (another server, a worker killed by faults.py)."""
@@ -182,25 +182,25 @@ async def server_counters(base_url: str) -> dict[str, float] | None:
         async with (aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=60)) as session,
                     session.get(f"{base_url}/metrics") as response):
             text = await response.text() if response.status == 200 else ""
-        return {f"{sample.name}:{sample.labels[COUNTERS[sample.name]]}": sample.value
+        return {(sample.name, sample.labels[COUNTERS[sample.name]]): sample.value
                 for family in text_string_to_metric_families(text) for sample in family.samples
                 if sample.name in COUNTERS} or None
     except (aiohttp.ClientError, TimeoutError, ValueError):
         return None
 
 
-def _from_counters(counters: dict[str, float], seconds: float) -> dict[str, Any]:
+def _from_counters(counters: dict[tuple[str, str], float], seconds: float) -> dict[str, Any]:
     """The report's ``state_builds`` (by topic, a second) and ``request_queue`` (each rank's
     requests and their mean wait for a thread) from :func:`server_counters`' window."""
     report: dict[str, Any] = {}
-    builds = {key.split(":", 1)[1]: value for key, value in counters.items() if key.startswith("casino_state_builds")}
+    builds = {topic: value for (name, topic), value in counters.items() if name == "casino_state_builds_total"}
     if builds:
         report["state_builds"] = {topic: {"count": int(count), "per_second": round(count / seconds, 2)}
                                   for topic, count in sorted(builds.items())}
     queue: dict[str, dict[str, Any]] = {}
-    for rank in sorted({key.split(":", 1)[1] for key in counters if key.startswith("casino_request_queue")}):
-        count = counters.get(f"casino_request_queue_seconds_count:{rank}", 0.0)
-        waited = counters.get(f"casino_request_queue_seconds_sum:{rank}", 0.0)
+    for rank in sorted({rank for name, rank in counters if name.startswith("casino_request_queue")}):
+        count = counters.get(("casino_request_queue_seconds_count", rank), 0.0)
+        waited = counters.get(("casino_request_queue_seconds_sum", rank), 0.0)
         queue[rank] = {"count": int(count), "mean_ms": round(1000 * waited / count, 1) if count else None}
     if queue:
         report["request_queue"] = queue
