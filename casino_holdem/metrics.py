@@ -6,8 +6,7 @@ dealers), so every worker's and dealer's figures add up in one scrape. Bets, dec
 automatic decisions (R8) are counted from the rows a transaction wrote, once it has committed;
 rounds and the dealer's lag (how late after its deadline a step was taken) by the dealer loop;
 request latency per endpoint and the wait for a request thread by the ASGI app, and the streams'
-state builds by its fan-out; pool
-amounts (R5, base units) are read at scrape time.
+state builds by its fan-out; pool amounts (R5, base units) are read at scrape time.
 """
 
 from __future__ import annotations
