@@ -20,7 +20,9 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 
 def _engine_options(url: str) -> dict[str, Any]:
-    """A connection the database dropped (a restart) is replaced before use. On a server database
+    """A connection the database dropped (a restart) is replaced: on SQLite by a ping at every
+    checkout, on a server database by a ping after it sat idle and by the services' retry
+    (:mod:`casino_holdem.extensions`). On a server database
     the pool keeps as many connections as the process's threads use at once (issue 10: with
     SQLAlchemy's default of 5, a loaded web process opened and closed about three connections a
     second, each a new PostgreSQL server process). PostgreSQL's JIT compilation is off: every
@@ -29,8 +31,7 @@ def _engine_options(url: str) -> dict[str, Any]:
     about 300 ms compiling a read of 5 ms, on each pass."""
     if url.startswith("sqlite"):
         return {"pool_pre_ping": True}
-    options: dict[str, Any] = {"pool_pre_ping": True, "pool_size": settings.value("CASINO_DB_CONNECTIONS"),
-                               "max_overflow": 10}
+    options: dict[str, Any] = {"pool_size": settings.value("CASINO_DB_CONNECTIONS"), "max_overflow": 10}
     if url.startswith("postgresql"):
         options["connect_args"] = {"options": "-c jit=off"}
     return options

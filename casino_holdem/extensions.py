@@ -8,11 +8,23 @@ plain deferred ``BEGIN``: in WAL mode it reads a snapshot and never waits for, n
 writer — a stream rebuilding a table's state must not queue behind the dealer, or a player's
 page would show a street seconds late. PostgreSQL keeps READ
 COMMITTED and the services lock rows explicitly (``SELECT … FOR UPDATE``) in one fixed order.
+
+On a server database the round trips that did no work are left out (issue 10: a player's decision
+made 22, now 18, and on a loaded machine each one waits for the interpreter and for the
+database's turn):
+- a transaction that only reads runs without ``BEGIN`` and ``COMMIT`` (:func:`read_options`): under
+  READ COMMITTED each statement reads its own snapshot whether or not they share a transaction, so
+  a read in autocommit sees exactly what it saw inside one;
+- a pooled connection is pinged only when it has sat idle in the pool for
+  :data:`PING_AFTER_IDLE_SECONDS` (:func:`ping_idle_connections`), not on every checkout. One
+  the database dropped while it was in use fails at its next statement, and the service retries
+  a transaction that lost its connection before ``COMMIT`` (:mod:`.services.transaction`).
 """
 
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -20,6 +32,7 @@ from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.orm import DeclarativeBase, Session
 
 
@@ -34,11 +47,43 @@ migrate = Migrate()
 SQLITE_BUSY_SECONDS = 30
 #: the execution option a writing service transaction sets on its connection (module docstring)
 WRITES = "casino_writes"
+#: a server database's pooled connection idle this long is pinged before use (module docstring)
+PING_AFTER_IDLE_SECONDS = 10.0
+#: where a pooled connection's record keeps when it was last returned to the pool
+_IDLE_SINCE = "casino_idle_since"
+
+
+def read_options(engine: Engine) -> dict[str, Any]:
+    """The execution options of a service transaction that only reads (module docstring): none on
+    SQLite, where it is a snapshot, autocommit on PostgreSQL."""
+    return {"isolation_level": "AUTOCOMMIT"} if engine.dialect.name == "postgresql" else {}
+
+
+def ping_idle_connections(engine: Engine) -> None:
+    """Ping a pooled connection at checkout only when it has been idle for
+    :data:`PING_AFTER_IDLE_SECONDS` (module docstring); one that fails the ping is replaced (the
+    pool retries the checkout on :class:`~sqlalchemy.exc.DisconnectionError`)."""
+
+    @event.listens_for(engine, "checkin")
+    def _checked_in(_dbapi_connection: Any, record: Any) -> None:
+        if record is not None:
+            record.info[_IDLE_SINCE] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _checked_out(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        idle_since = record.info.get(_IDLE_SINCE)
+        if idle_since is None or time.monotonic() - idle_since < PING_AFTER_IDLE_SECONDS:
+            return
+        try:
+            engine.dialect.do_ping(dbapi_connection)
+        except Exception as error:
+            raise DisconnectionError(f"idle connection failed its ping: {error}") from error
 
 
 def configure_engine(engine: Engine) -> None:
     """Install the per-dialect connection settings described in the module docstring."""
     if engine.dialect.name != "sqlite":
+        ping_idle_connections(engine)
         return
 
     @event.listens_for(engine, "connect")

@@ -19,7 +19,7 @@ from ..models import AuthSession, GameTable, Player
 from . import audit, demo, logins, queries, sessions, wallet
 from .errors import Unprocessable
 from .logins import TooManyAttempts
-from .transaction import clock, transactional
+from .transaction import clock, reading, transactional
 
 __all__ = ["DEMO_DEPOSIT", "MIN_PASSWORD", "USERNAME", "TooManyAttempts", "change_password", "currencies",
            "demo_logins", "login", "player", "register"]
@@ -125,10 +125,11 @@ def player(player_id: int) -> wallet.PlayerView:
     return wallet.player_view(queries.get(Player, player_id))
 
 
-@transactional
+@reading
 def session_player(token: str) -> tuple[sessions.Principal | None, wallet.PlayerView | None]:
     """Whose live session ``token`` is, and the player behind it when it is a player's (a removed
-    player is None): one read of both, since every API request asks both (issue 10)."""
+    player is None): one read of both, since every API request asks both (issue 10); a read
+    whose one write keeps the session alive (:func:`.sessions.resolve_many`)."""
     stored = sessions.digest(token)
     row = db.session.execute(
         select(*sessions.LIVENESS, Player.id.label("player_id"), Player.username, Player.currency, Player.is_bot,

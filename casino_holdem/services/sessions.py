@@ -25,7 +25,7 @@ from sqlalchemy import Row, delete, select, update
 from .. import settings
 from ..extensions import db
 from ..models import AuthSession
-from .transaction import clock, transactional
+from .transaction import clock, reading, transactional
 
 PLAYER = "player"
 OPERATOR = "operator"
@@ -68,7 +68,7 @@ def start(kind: str, principal_id: int, *, now: dt.datetime | None = None) -> st
     return token
 
 
-@transactional
+@reading
 def resolve(token: str, *, now: dt.datetime | None = None) -> Principal | None:
     """The principal of a live session, or None (unknown, revoked or expired); keeps it alive."""
     return resolve_many([token], now=now).get(token)
@@ -79,10 +79,12 @@ LIVENESS = (AuthSession.id, AuthSession.kind, AuthSession.principal_id, AuthSess
             AuthSession.expires_at, AuthSession.last_seen_at)
 
 
-@transactional
+@reading
 def resolve_many(tokens: Iterable[str], *, now: dt.datetime | None = None) -> dict[str, Principal]:
     """:func:`resolve` of many tokens in one read (issue 10: streams opened together are admitted
-    together); a token missing from the result is no live session."""
+    together); a token missing from the result is no live session. Served as a read (every
+    request asks it, issue 10): its one write, :func:`keep_alive`'s, is a statement that needs
+    nothing else in its transaction."""
     digests = {digest(token): token for token in tokens}
     live = keep_alive(db.session.execute(select(*LIVENESS).where(AuthSession.id.in_(digests))), clock(now))
     return {digests[row_id]: principal for row_id, principal in live.items()}

@@ -4,7 +4,12 @@
 so a refused request or a crash mid-way leaves no partial money movement. Calls between services
 join the caller's transaction. Lost races the database reports (a deadlock, a serialization
 failure, a unique key inserted by a concurrent twin) are retried from the start: the retry sees
-what the winner committed, which is what makes client retries and duplicate dealers safe.
+what the winner committed, which is what makes client retries and duplicate dealers safe. So is
+a transaction whose connection the database dropped (a restart) before ``COMMIT`` was sent: the
+database rolled it back, and the retry runs on a new connection. One that lost its connection
+during ``COMMIT`` is not retried: whether it committed is unknown, and the error says so. A
+transaction that only reads runs on PostgreSQL without ``BEGIN``/``COMMIT``
+(:func:`~casino_holdem.extensions.read_options`).
 
 Locks are always taken in one order: table row, round row, the players' and rounds' ledger
 accounts by id, then the pool row, then the house's shared accounts by id. The rows every table
@@ -29,7 +34,7 @@ from typing import Any, ParamSpec, TypeVar
 from sqlalchemy import Select
 from sqlalchemy.exc import DBAPIError
 
-from ..extensions import WRITES, db
+from ..extensions import WRITES, db, read_options
 from ..models import utcnow
 
 P = ParamSpec("P")
@@ -40,7 +45,9 @@ ATTEMPTS = 5
 RETRYABLE_SQLSTATES = {"40001", "40P01", "23505"}
 
 
-def _retryable(error: DBAPIError) -> bool:
+def _retryable(error: DBAPIError, committing: bool) -> bool:
+    if error.connection_invalidated:  # rolled back when lost before COMMIT; unknown during it
+        return not committing
     sqlstate = getattr(error.orig, "sqlstate", None)
     if sqlstate in RETRYABLE_SQLSTATES:
         return True
@@ -57,7 +64,10 @@ def reading(function: Callable[P, T]) -> Callable[P, T]:
     """Run ``function`` as one transaction that only reads: on SQLite a snapshot that neither waits
     for the write lock nor holds it, so pages and live-update streams never queue behind the
     dealer. A write inside it is still safe: SQLite refuses it if another writer committed since
-    the snapshot, and the refusal is retried like any lost race."""
+    the snapshot, and the refusal is retried like any lost race. On PostgreSQL each statement runs
+    on its own (autocommit, :func:`~casino_holdem.extensions.read_options`): a read sees what it
+    would inside a transaction under READ COMMITTED, and a write commits by itself, so a reading
+    service writes at most one statement that needs nothing else with it."""
     return _service(function, writes=False)
 
 
@@ -72,15 +82,17 @@ def _service(function: Callable[P, T], *, writes: bool) -> Callable[P, T]:
         session.rollback()  # end the caller's read-only transaction so ours starts fresh
         for attempt in range(1, ATTEMPTS + 1):
             session.info[IN_SERVICE] = True
+            committing = False
             try:
-                if writes:
-                    session.connection(execution_options={WRITES: True})
+                session.connection(execution_options={WRITES: True} if writes else read_options(db.engine))
                 result = function(*args, **kwargs)
+                session.flush()  # the last statements before COMMIT: a connection lost here is retried
+                committing = True
                 session.commit()
                 return result
             except DBAPIError as error:
                 session.rollback()
-                if attempt == ATTEMPTS or not _retryable(error):
+                if attempt == ATTEMPTS or not _retryable(error, committing):
                     raise
             except BaseException:
                 session.rollback()
