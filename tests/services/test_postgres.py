@@ -24,9 +24,7 @@ pytestmark = pytest.mark.postgres
 
 
 @pytest.fixture
-def pg(app, casino):
-    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
-        pytest.skip("PostgreSQL only")
+def pg(postgres_app, casino):
     return casino
 
 

@@ -21,13 +21,6 @@ from support.server import wait_until
 pytestmark = pytest.mark.postgres
 
 
-@pytest.fixture
-def pg(app, db):
-    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
-        pytest.skip("PostgreSQL only")
-    return app
-
-
 def _terminate(url: str, pid: int) -> None:
     """End one server process from another connection, as a database restart would, and wait
     until it is gone."""
@@ -53,7 +46,7 @@ def _counting(function: Callable[[int], Any]) -> tuple[Callable[[], Any], list[i
     return counted, attempts
 
 
-def test_issue_10_a_read_runs_each_statement_on_its_own_without_begin_and_commit(pg) -> None:
+def test_issue_10_a_read_runs_each_statement_on_its_own_without_begin_and_commit(postgres_app) -> None:
     """Under READ COMMITTED each statement reads its own snapshot either way; what shows there is
     no transaction is the transaction's start moving with each statement."""
     @reading
@@ -72,9 +65,9 @@ def test_issue_10_a_read_runs_each_statement_on_its_own_without_begin_and_commit
     assert second == first
 
 
-def test_issue_10_a_transaction_that_lost_its_connection_before_commit_is_retried(pg) -> None:
+def test_issue_10_a_transaction_that_lost_its_connection_before_commit_is_retried(postgres_app) -> None:
     """The database rolled it back: the retry runs once more on a new connection and commits."""
-    url = pg.config["SQLALCHEMY_DATABASE_URI"]
+    url = postgres_app.config["SQLALCHEMY_DATABASE_URI"]
     player = wallet.create_player("kept", "a password of twelve", "USD")
 
     def rename(attempt: int) -> str:
@@ -91,9 +84,9 @@ def test_issue_10_a_transaction_that_lost_its_connection_before_commit_is_retrie
     assert db.session.get(Player, player.id).username == "renamed2"
 
 
-def test_issue_10_a_transaction_that_lost_its_connection_during_commit_is_not_retried(pg) -> None:
+def test_issue_10_a_transaction_that_lost_its_connection_during_commit_is_not_retried(postgres_app) -> None:
     """Whether it committed is unknown, so the error reaches the caller and nothing runs twice."""
-    url = pg.config["SQLALCHEMY_DATABASE_URI"]
+    url = postgres_app.config["SQLALCHEMY_DATABASE_URI"]
     player = wallet.create_player("kept", "a password of twelve", "USD")
 
     def rename(attempt: int) -> None:
@@ -107,10 +100,10 @@ def test_issue_10_a_transaction_that_lost_its_connection_during_commit_is_not_re
     assert attempts == [1]
 
 
-def test_issue_10_a_pooled_connection_is_pinged_only_after_it_sat_idle(pg, monkeypatch) -> None:
+def test_issue_10_a_pooled_connection_is_pinged_only_after_it_sat_idle(postgres_app, monkeypatch) -> None:
     """A busy server's connections are not pinged at each checkout; one that sat idle past
     PING_AFTER_IDLE_SECONDS is, and one the database dropped meanwhile is replaced before use."""
-    url = pg.config["SQLALCHEMY_DATABASE_URI"]
+    url = postgres_app.config["SQLALCHEMY_DATABASE_URI"]
     pings: list[int] = []
     dialect = db.engine.dialect
     real_ping = dialect.do_ping
