@@ -40,7 +40,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response, Strea
 from starlette.routing import Mount, Route
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import metrics
+from . import collector, metrics
 from .core.hand_classes import lookup_tables
 from .events import LOBBY, bus_of, table_topic, wire
 from .events.admission import admitter, live_sessions
@@ -288,8 +288,17 @@ def serve_requests_first() -> None:
         ThreadPoolExecutor(max_workers=BUILD_THREADS + OTHER_THREADS, thread_name_prefix="casino-build"))
 
 
-def create_asgi(app: Flask | None = None) -> Any:
-    """The ASGI application around ``app`` (a fresh :func:`casino_holdem.create_app` by default)."""
+def production() -> Any:
+    """uvicorn's factory in ``casino-holdem serve --production``: :func:`create_asgi` for a web
+    worker process, whose garbage collector is tuned once it has loaded what it keeps
+    (:func:`casino_holdem.collector.settle`)."""
+    return create_asgi(settle=True)
+
+
+def create_asgi(app: Flask | None = None, *, settle: bool = False) -> Any:
+    """The ASGI application around ``app`` (a fresh :func:`casino_holdem.create_app` by default);
+    ``settle``: this process is the app's own (a production worker), so its garbage collector is
+    tuned at startup (:mod:`casino_holdem.collector`), not in a process that runs it beside others."""
     if app is None:
         from . import create_app
 
@@ -316,6 +325,8 @@ def create_asgi(app: Flask | None = None) -> Any:
     async def lifespan(_asgi: Starlette) -> AsyncIterator[None]:
         serve_requests_first()
         await asyncio.to_thread(lookup_tables)  # built before the first request, not inside its build
+        if settle:
+            collector.settle()  # after the tables: they are kept for the process's life
         fanout.start()
         rechecking = asyncio.create_task(streams.recheck_sessions())
         try:

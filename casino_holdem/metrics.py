@@ -5,8 +5,9 @@ Counters and histograms live in prometheus-client's multiprocess mode when
 dealers), so every worker's and dealer's figures add up in one scrape. Bets, decisions and
 automatic decisions (R8) are counted from the rows a transaction wrote, once it has committed;
 rounds and the dealer's lag (how late after its deadline a step was taken) by the dealer loop;
-request latency per endpoint and the wait for a request thread by the ASGI app, and the streams'
-state builds by its fan-out; pool amounts (R5, base units) are read at scrape time.
+request latency per endpoint and the wait for a request thread by the ASGI app, the streams'
+state builds by its fan-out, and each process's garbage collections by :mod:`.collector`; pool
+amounts (R5, base units) are read at scrape time.
 """
 
 from __future__ import annotations
@@ -37,6 +38,10 @@ STATE_BUILDS = Counter("casino_state_builds", "states built for the open event s
 #: the threads cost each kind of request apart from the work itself
 QUEUE_WAITS = Histogram("casino_request_queue_seconds", "wait for a web worker's request thread, by rank", ["rank"],
                         buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20))
+#: each garbage collection's pause, by generation (:mod:`casino_holdem.collector`): the whole
+#: process waits while it runs, every request and stream alike (issue 10)
+GC_PAUSES = Histogram("casino_gc_pause_seconds", "a garbage collection's pause (the process waits), by generation",
+                      ["generation"], buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5))
 COUNTS = "casino_metrics_pending"
 
 

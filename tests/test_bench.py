@@ -68,6 +68,7 @@ def test_load_smoke_has_no_errors_and_a_sound_ledger(bench_database: str, tmp_pa
     assert report["cpu"]["server"]["seconds"] > 0, output
     assert report["state_builds"]["table"]["count"] > 0, output  # the server's casino_state_builds_total
     assert report["request_queue"]["decision"]["count"] > 0, output  # casino_request_queue_seconds, R8
+    assert "2" in report["gc_pauses"], output  # casino_gc_pause_seconds: the processes settled their collectors
 
 
 def test_faults_smoke_r8_no_round_stuck_and_money_whole_after_kills(bench_database: str, tmp_path: Path) -> None:

@@ -168,13 +168,15 @@ async def _open_streams(ctx: Context, stop: asyncio.Event) -> list[asyncio.Task[
 
 #: what the bench reads of the server's ``/metrics``: sample name -> the label that tells them apart
 COUNTERS = {"casino_state_builds_total": "topic", "casino_request_queue_seconds_sum": "rank",
-            "casino_request_queue_seconds_count": "rank"}
+            "casino_request_queue_seconds_count": "rank", "casino_gc_pause_seconds_sum": "generation",
+            "casino_gc_pause_seconds_count": "generation"}
 
 
 async def server_counters(base_url: str) -> dict[tuple[str, str], float] | None:
     """The server's counters from its ``/metrics``, keyed (sample name, label): the state builds by topic
-    (``table``, ``lobby``: how many reads fed the streams, issue 10: the web workers' largest cost)
-    and the requests' waits for a thread by rank (``decision``, ``other``: sum and count); None
+    (``table``, ``lobby``: how many reads fed the streams, issue 10: the web workers' largest cost),
+    the requests' waits for a thread by rank (``decision``, ``other``: sum and count) and the
+    processes' garbage-collection pauses by generation (sum and count); None
     when the server does not answer with them (another server, a worker killed by faults.py)."""
     from prometheus_client.parser import text_string_to_metric_families
 
@@ -190,8 +192,10 @@ async def server_counters(base_url: str) -> dict[tuple[str, str], float] | None:
 
 
 def _from_counters(counters: dict[tuple[str, str], float], seconds: float) -> dict[str, Any]:
-    """The report's ``state_builds`` (by topic, a second) and ``request_queue`` (each rank's
-    requests and their mean wait for a thread) from :func:`server_counters`' window."""
+    """The report's ``state_builds`` (by topic, a second), ``request_queue`` (each rank's
+    requests and their mean wait for a thread) and ``gc_pauses`` (each generation's collections
+    and the share of a core they held, summed over the server's processes) from
+    :func:`server_counters`' window."""
     report: dict[str, Any] = {}
     builds = {topic: value for (name, topic), value in counters.items() if name == "casino_state_builds_total"}
     if builds:
@@ -204,6 +208,12 @@ def _from_counters(counters: dict[tuple[str, str], float], seconds: float) -> di
         queue[rank] = {"count": int(count), "mean_ms": round(1000 * waited / count, 1) if count else None}
     if queue:
         report["request_queue"] = queue
+    pauses = {generation: (counters.get(("casino_gc_pause_seconds_count", generation), 0.0), paused)
+              for (name, generation), paused in counters.items() if name == "casino_gc_pause_seconds_sum"}
+    if pauses:
+        report["gc_pauses"] = {generation: {"count": int(count), "seconds": round(paused, 3),
+                                            "percent_of_core": round(100 * paused / seconds, 1)}
+                               for generation, (count, paused) in sorted(pauses.items())}
     return report
 
 

@@ -182,6 +182,10 @@ def render(report: dict[str, Any]) -> str:
     if "request_queue" in report:
         out.append("waits for a request thread (the server's /metrics): " + (", ".join(
             f"{rank} {q['count']} requests, mean {q['mean_ms']} ms" for rank, q in report["request_queue"].items())))
+    if "gc_pauses" in report:
+        out.append("garbage collections (the server's /metrics, all its processes): " + (", ".join(
+            f"generation {generation} {g['count']} ({g['seconds']} s, {g['percent_of_core']} % of a core)"
+            for generation, g in report["gc_pauses"].items())))
     if "cpu" in report:
         out.append("CPU seconds in the measured window (and % of one core):")
         out += [f"  {name:20} {c['seconds']:8.2f} s  {c['percent_of_core']:6.1f} %"

@@ -91,7 +91,8 @@ def dealer(bots: bool, json_logs: bool) -> None:
     """Run the dealer loop over all tables until SIGTERM/SIGINT, which lets the step in progress
     finish (safe to run several at once; each sleeps until a deadline or a notification), and
     the background worker of the paytables' exact RTP figures (``CASINO_FIGURES_POLL``)."""
-    from .. import metrics
+    from .. import collector, metrics
+    from ..core.hand_classes import lookup_tables
     from ..services import dealer as dealer_loop
 
     if json_logs:
@@ -103,6 +104,8 @@ def dealer(bots: bool, json_logs: bool) -> None:
     stop = threading.Event()
     _stop_on_signals(stop)
     figures = start_worker(app, stop)      # the exact RTP figures of new paytable versions
+    lookup_tables()
+    collector.settle()                     # what the process keeps is loaded (issue 10)
     dealer_loop.run(app, stop=stop, bots=_bots(bots), observe=_observe)
     if figures is not None:
         figures.thread.join(timeout=CHILD_STOP_SECONDS + 5)
@@ -131,7 +134,7 @@ def _production(host: str, port: int, workers: int, dealers: int) -> None:
                 for _ in range(dealers)]
     proxies = settings.value("CASINO_TRUSTED_PROXIES")
     try:
-        uvicorn.run("casino_holdem.asgi:create_asgi", factory=True, host=host, port=port, workers=workers,
+        uvicorn.run("casino_holdem.asgi:production", factory=True, host=host, port=port, workers=workers,
                     proxy_headers=bool(proxies), forwarded_allow_ips="*" if proxies else None, log_config=None,
                     timeout_graceful_shutdown=5, timeout_keep_alive=settings.value("CASINO_KEEPALIVE_SECONDS"))
     finally:
