@@ -3,7 +3,8 @@ natively — an open stream costs a queue, not a thread — and hands every othe
 Flask app (``a2wsgi``'s thread pool). Run it with ``casino-holdem serve --production`` (uvicorn).
 
 - ``/events/lobby`` and ``/events/tables/{id}``: the same paths and wire format as the Flask
-  streams (:mod:`casino_holdem.events.wire`), fed by :class:`~casino_holdem.events.fanout.Fanout`.
+  streams (:mod:`casino_holdem.events.wire`), fed by :class:`~casino_holdem.events.fanout.Fanout`
+  and served ahead of every middleware, as bare ASGI responses (:class:`Front`, :class:`_Stream`).
   The session cookie is read with Flask's own session serializer, so the player is the one the
   Flask app sees. Open streams are capped per session and per client address
   (``CASINO_STREAMS_PER_SESSION``, ``CASINO_STREAMS_PER_ADDRESS``; 429 beyond).
@@ -22,10 +23,11 @@ import asyncio
 import contextlib
 import logging
 import random
+import re
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -36,7 +38,7 @@ from prometheus_client import CONTENT_TYPE_LATEST
 from sqlalchemy import text
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -67,15 +69,27 @@ OTHER_THREADS = 1
 #: the threads each worker runs the Flask app on; a request beyond them waits in a
 #: :class:`~casino_holdem.request_queue.RequestQueue` (newest first once the oldest waited too long)
 REQUEST_THREADS = 10
+#: the event streams' paths (the lobby's, a table's with its id), served by :class:`Streams`
+STREAM_PATH = re.compile(r"/events/(lobby|tables/([0-9]+))")
+STREAM_HEADERS = [(b"content-type", f"{wire.MEDIA_TYPE}; charset=utf-8".encode()),
+                  *((name.lower().encode(), value.encode()) for name, value in wire.HEADERS.items())]
+KEEPALIVE_BODY = {"type": "http.response.body", "body": wire.KEEPALIVE.encode(), "more_body": True}
 #: seconds a thread runs before the interpreter hands over (Python's default is 0.005)
 SWITCH_INTERVAL = 0.001
 
 
-def _error(status: int, code: str, message: str, field: str | None = None) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message, "field": field}}, status_code=status)
+def _error(status: int, code: str, message: str, field: str | None = None,
+           headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message, "field": field}}, status_code=status,
+                        headers=headers)
 
 
 async def _outage(_request: Request, error: Exception) -> Response:
+    """A request the ASGI app serves itself (``/readyz``, ``/metrics``) while the database is away."""
+    return _unavailable(error)
+
+
+def _unavailable(error: Exception) -> Response:
     """A stream asked for while the database is away: 503 and Retry-After, as the Flask app says."""
     log.warning("database unavailable: %s", error.__class__.__name__)
     response = _error(503, "service_unavailable", OUTAGE_MESSAGE, "database")
@@ -89,19 +103,58 @@ def _release(counter: Counter[str], key: str) -> None:
         del counter[key]
 
 
-class _Held(StreamingResponse):
-    """An event stream that gives back what it holds (its subscription and its place under the
-    caps) however it ends: its lifetime over, the client gone, even before its first byte."""
+class _Stream:
+    """One open event stream, sent as a bare ASGI response (issue 10): no middleware and no
+    response class between its queue and the server, so a stream holds a few objects for the
+    collector to walk, not ~190, and a frame is one call to ``send``. The state events from the
+    subscriber's queue (a frame the same as the last one sent is skipped), a keep-alive when it is
+    quiet, until its lifetime is over, its session is revoked (:data:`~.events.wire.END`) or the
+    client goes; then ``closed`` gives back what it holds (its subscription, its place under the
+    caps), however it ends."""
 
-    def __init__(self, content: AsyncIterator[str], closed: Any) -> None:
-        super().__init__(content, media_type=wire.MEDIA_TYPE, headers=wire.HEADERS)
+    __slots__ = ("subscriber", "first", "lifetime", "closed")
+    status_code = 200
+
+    def __init__(self, subscriber: Subscriber, first: wire.Frame, lifetime: float, closed: Callable[[], None]) -> None:
+        self.subscriber = subscriber
+        self.first = first
+        self.lifetime = lifetime
         self.closed = closed
 
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+    async def __call__(self, _scope: Any, receive: Any, send: Any) -> None:
+        gone = asyncio.get_running_loop().create_task(self._until_gone(receive))
         try:
-            await super().__call__(scope, receive, send)
+            await send({"type": "http.response.start", "status": 200, "headers": STREAM_HEADERS})
+            await self._events(send)
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
         finally:
+            gone.cancel()
             self.closed()
+
+    async def _until_gone(self, receive: Any) -> None:
+        """The client went away (the server says so on ``receive``): end the stream at once."""
+        while (await receive())["type"] != "http.disconnect":
+            pass
+        self.subscriber.end()
+
+    async def _events(self, send: Any) -> None:
+        sent = self.first
+        await send({"type": "http.response.body", "body": (wire.RETRY + sent.text).encode(), "more_body": True})
+        loop = asyncio.get_running_loop()
+        ends = loop.time() + self.lifetime
+        while (left := ends - loop.time()) > 0:
+            try:  # a timeout, not wait_for: no task per frame (issue 10: thousands of streams per worker)
+                async with asyncio.timeout(min(left, wire.KEEPALIVE_SECONDS)):
+                    latest = await self.subscriber.queue.get()
+            except TimeoutError:
+                if ends - loop.time() > 0:
+                    await send(KEEPALIVE_BODY)
+                continue
+            if latest is wire.END:
+                return
+            if latest.key != sent.key:
+                sent = latest
+                await send({"type": "http.response.body", "body": sent.text.encode(), "more_body": True})
 
 
 class Streams:
@@ -151,16 +204,33 @@ class Streams:
         token = session.get(TOKEN_FIELD)
         return token if isinstance(token, str) else None
 
-    async def lobby(self, request: Request) -> Response:
-        return await self._stream(request, LOBBY)
+    async def serve(self, scope: Any, receive: Any, send: Any) -> None:
+        """The ASGI app of :data:`STREAM_PATH`, ahead of every middleware (:class:`Front`): the
+        request's latency (to its first frame, or its refusal) is observed as :class:`Timing` would,
+        and a database outage is a 503 as everywhere else."""
+        started = time.perf_counter()
+        match = STREAM_PATH.fullmatch(scope["path"])
+        assert match is not None, "Front sends only the stream paths"
+        try:
+            answer = await self._answer(Request(scope), match[2])
+        except OUTAGES as error:
+            answer = _unavailable(error)
+        metrics.REQUESTS.labels(scope["method"], _endpoint(scope["path"]), str(answer.status_code)).observe(
+            time.perf_counter() - started)
+        await answer(scope, receive, send)
 
-    async def table(self, request: Request) -> Response:
-        table_id = int(request.path_params["table_id"])
+    async def _answer(self, request: Request, table: str | None) -> Response | _Stream:
+        if request.method != "GET":
+            return _error(405, "method", f"method: {request.method} is not allowed here; use GET", "method",
+                          {"Allow": "GET"})
+        if table is None:
+            return await self._stream(request, LOBBY)
+        table_id = int(table)
         if table_id > MAX_ID:
             return _error(404, "not_found", f"table {table_id} not found")
         return await self._stream(request, table_topic(table_id), table_id)
 
-    async def _stream(self, request: Request, topic: str, table_id: int | None = None) -> Response:
+    async def _stream(self, request: Request, topic: str, table_id: int | None = None) -> Response | _Stream:
         token = self._token(request)
         address = request.client.host if request.client else "-"
         if token is None:
@@ -181,7 +251,7 @@ class Streams:
         _release(self.per_session, token)
         _release(self.per_address, address)
 
-    async def _admitted(self, token: str, topic: str, table_id: int | None, release: Any) -> Response:
+    async def _admitted(self, token: str, topic: str, table_id: int | None, release: Any) -> Response | _Stream:
         viewer = await self.admitter.get(token)  # a revoked or idle session, or an operator's, is no player
         if viewer is None:
             release()
@@ -201,26 +271,6 @@ class Streams:
         # streams opened together (a restart, a proxy reconnecting everyone) end apart, not together
         lifetime = float(self.app.config["CASINO_SSE_LIFETIME"]) * random.uniform(LIFETIME_SPREAD, 1.0)
 
-        async def events() -> AsyncIterator[str]:
-            yield wire.RETRY
-            sent = first
-            yield sent.text
-            loop = asyncio.get_running_loop()
-            ends = loop.time() + lifetime
-            while (left := ends - loop.time()) > 0:
-                try:  # a timeout, not wait_for: no task per frame (issue 10: thousands of streams per worker)
-                    async with asyncio.timeout(min(left, wire.KEEPALIVE_SECONDS)):
-                        latest = await subscriber.queue.get()
-                except TimeoutError:
-                    if ends - loop.time() > 0:
-                        yield wire.KEEPALIVE
-                    continue
-                if latest is wire.END:
-                    return
-                if latest.key != sent.key:
-                    sent = latest
-                    yield sent.text
-
         def closed() -> None:
             remove()
             metrics.STREAMS.dec()
@@ -229,7 +279,7 @@ class Streams:
             if not self.by_session[token]:
                 del self.by_session[token]
 
-        return _Held(events(), closed)
+        return _Stream(subscriber, first, lifetime, closed)
 
     def _in_app(self, function: Any, *args: Any) -> Any:
         with self.app.app_context():
@@ -241,6 +291,23 @@ def _ready(app: Flask) -> None:
         db.session.execute(text("SELECT 1"))
         db.session.rollback()
         bus_of(app).ping()
+
+
+class Front:
+    """The outermost ASGI app: a request for an event stream (:data:`STREAM_PATH`) goes straight
+    to :meth:`Streams.serve`, so an open stream holds none of the middleware's and router's frames
+    (issue 10: thousands a worker, walked by the garbage collector, and each frame sent through
+    every layer); every other request, and the lifespan, to ``rest``."""
+
+    def __init__(self, streams: Streams, rest: Any) -> None:
+        self.streams = streams
+        self.rest = rest
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and STREAM_PATH.fullmatch(scope["path"]):
+            await self.streams.serve(scope, receive, send)
+        else:
+            await self.rest(scope, receive, send)
 
 
 class Timing:
@@ -339,14 +406,13 @@ def create_asgi(app: Flask | None = None, *, settle: bool = False) -> Any:
         body = await asyncio.to_thread(streams._in_app, lambda: metrics.exposition(db.session()))
         return Response(body, media_type=CONTENT_TYPE_LATEST)
 
-    routes = [Route("/events/lobby", streams.lobby), Route("/events/tables/{table_id:int}", streams.table),
-              Route("/healthz", healthz), Route("/readyz", readyz), Route("/metrics", prometheus),
+    routes = [Route("/healthz", healthz), Route("/readyz", readyz), Route("/metrics", prometheus),
               # a2wsgi's and starlette's hints describe WSGI and ASGI callables differently from Flask's
               Mount("/", Queued(WSGIMiddleware(app, workers=REQUEST_THREADS),  # type: ignore[arg-type]
                                 RequestQueue(REQUEST_THREADS)))]
     asgi = Starlette(routes=routes, lifespan=lifespan, exception_handlers=dict.fromkeys(OUTAGES, _outage))
     asgi.state.fanout = fanout
     asgi.state.streams = streams
-    timed = Timing(asgi)
-    timed.state = asgi.state  # type: ignore[attr-defined]
-    return timed
+    front = Front(streams, Timing(asgi))
+    front.state = asgi.state  # type: ignore[attr-defined]
+    return front
