@@ -259,23 +259,33 @@ def _table_currency(table: GameTable, currency: str) -> CurrencySpec | None:
         return None
 
 
-def _table_summary(table: GameTable, current: tuple[GameRound, int] | None, spec: CurrencySpec,
-                   meter: Decimal) -> dict[str, Any]:
-    """A table and its ``current`` round (with how many bet on it) as the lobby lists them, in the
-    viewer's currency (R6)."""
+def _table_live(table: GameTable, current: tuple[GameRound, int] | None, meter: Decimal) -> dict[str, Any]:
+    """What a table's lobby entry shows that changes while the lobby is open: its jackpot meter in
+    the viewer's currency (R5, R6), whether it is suspended, and its ``current`` round with how
+    many bet on it and the countdown (R2.1). The lobby's stream sends only this (issue 10)."""
     return {
-        "id": table.id, "name": table.name,
-        "paytable": {"id": table.paytable_id, "version": table.paytable_version, "sha256": table.paytable_sha256},
-        "limits": {name: _scaled(getattr(table, name), spec)
-                   for name in ("ante_min", "ante_max", "bonus_min", "bonus_max")},
-        "progressive_bet": format_amount(spec.multiplier),
+        "id": table.id,
         "jackpot": format_amount(meter),
-        "max_bettors": table.max_bettors,
-        "betting_seconds": table.betting_seconds, "decision_seconds": table.decision_seconds,
         "suspended": table.suspended_reason is not None,  # issue 11: no bets until resumed (R2)
         "round": None if current is None else {
             "round_id": current[0].id, "number": current[0].number, "phase": current[0].phase,
             "bettors": current[1], **_countdown(*current)},
+    }
+
+
+def _table_summary(table: GameTable, current: tuple[GameRound, int] | None, spec: CurrencySpec,
+                   meter: Decimal) -> dict[str, Any]:
+    """A table and its ``current`` round (with how many bet on it) as the lobby lists them, in the
+    viewer's currency (R6): its settings and paytable, and what changes (:func:`_table_live`)."""
+    return {
+        "name": table.name,
+        "paytable": {"id": table.paytable_id, "version": table.paytable_version, "sha256": table.paytable_sha256},
+        "limits": {name: _scaled(getattr(table, name), spec)
+                   for name in ("ante_min", "ante_max", "bonus_min", "bonus_max")},
+        "progressive_bet": format_amount(spec.multiplier),
+        "max_bettors": table.max_bettors,
+        "betting_seconds": table.betting_seconds, "decision_seconds": table.decision_seconds,
+        **_table_live(table, current, meter),
     }
 
 
@@ -375,7 +385,7 @@ class LobbySight:
 
     tables: list[tuple[GameTable, tuple[GameRound, int] | None]]
     meters: dict[int, dict[str, Decimal]]
-    shared: dict[str, dict[str, Any]] = field(default_factory=dict)
+    shared: dict[tuple[str, bool], dict[str, Any]] = field(default_factory=dict)
 
     @classmethod
     def of(cls) -> LobbySight:
@@ -384,16 +394,19 @@ class LobbySight:
         return cls([(row, current.get(row.id)) for row in rows],
                    {pool_id: dict(jackpot.pool_view(pool_id).meters) for pool_id in {row.pool_id for row in rows}})
 
-    def seen_by(self, currency: str, balance: dict[str, str]) -> dict[str, Any]:
-        """R6: limits and jackpot meters in the viewer's currency."""
-        if currency not in self.shared:
+    def seen_by(self, currency: str, balance: dict[str, str], *, live: bool = False) -> dict[str, Any]:
+        """R6: limits and jackpot meters in the viewer's currency; with ``live``, only what
+        changes (:func:`_table_live`: the stream's frames, sent to every lobby each second, carry
+        no settings the page already shows)."""
+        if (currency, live) not in self.shared:
             spec = wallet.currency_spec(currency)
-            self.shared[currency] = {
+            self.shared[currency, live] = {
                 "server_time": clock(None).isoformat(), "currency": currency_of(spec),
-                "tables": [_table_summary(row, current, table_spec, self.meters[row.pool_id][currency])
+                "tables": [_table_live(row, current, self.meters[row.pool_id][currency]) if live else
+                           _table_summary(row, current, table_spec, self.meters[row.pool_id][currency])
                            for row, current in self.tables
                            if (table_spec := _table_currency(row, currency))]}
-        return {**self.shared[currency], "balance": balance}
+        return {**self.shared[currency, live], "balance": balance}
 
 
 @reading
@@ -408,11 +421,12 @@ def table_view(table_id: int, viewer: int) -> dict[str, Any]:
 
 
 @reading
-def lobby_view(viewer: int) -> dict[str, Any]:
+def lobby_view(viewer: int, *, live: bool = False) -> dict[str, Any]:
     """Every open table that takes the viewer's currency, with its limits and jackpot meter in
-    that currency (R6), how many are betting, the phase and its deadline."""
+    that currency (R6), how many are betting, the phase and its deadline; with ``live``, the
+    lobby stream's form: each table's id and what changes (:meth:`LobbySight.seen_by`)."""
     player, _ = _viewer(viewer)
-    return LobbySight.of().seen_by(player.currency, _balance(viewer))
+    return LobbySight.of().seen_by(player.currency, _balance(viewer), live=live)
 
 
 #: a stream's viewer as the fan-out knows them: player id → (currency, last balance sent)
@@ -447,9 +461,10 @@ def table_views(table_id: int, watchers: Watchers) -> dict[int, dict[str, Any]]:
 
 @reading
 def lobby_views(watchers: Watchers) -> dict[int, dict[str, Any]]:
-    """Issue 10: the lobby for every watcher from one read of the open tables (R6: each in their currency)."""
+    """Issue 10: the lobby stream's state (``live``) for every watcher from one read of the open
+    tables (R6: each in their currency)."""
     sight = LobbySight.of()
-    return {viewer: sight.seen_by(currency, balance) for viewer, (currency, balance) in watchers.items()}
+    return {viewer: sight.seen_by(currency, balance, live=True) for viewer, (currency, balance) in watchers.items()}
 
 
 @reading

@@ -68,9 +68,10 @@ def _stream(topic: str, build: Callable[[], dict[str, Any]], first: dict[str, An
 @bp.get("/lobby")
 @login_required
 def lobby() -> Response:
-    """The lobby's tables, phases, bettors and jackpot meters (R6) as they change."""
+    """The lobby's tables as they change: each one's id, jackpot meter (R6), suspension and round
+    (phase, bettors, countdown); their settings are on the page and in ``GET /api/tables``."""
     viewer = player_id()
-    return _stream(LOBBY, lambda: viewing.lobby_view(viewer))
+    return _stream(LOBBY, lambda: viewing.lobby_view(viewer, live=True))
 
 
 @bp.get("/tables/<int:table_id>")

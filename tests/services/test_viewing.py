@@ -72,4 +72,18 @@ def test_issue10_a_change_is_seen_by_every_watcher_as_by_themselves_alone(casino
         assert {**together[viewer], "server_time": None} == {**alone, "server_time": None}
     lobby = viewing.lobby_views(known)
     for viewer in bettors + watchers:
-        assert {**lobby[viewer], "server_time": None} == {**viewing.lobby_view(viewer), "server_time": None}
+        assert {**lobby[viewer], "server_time": None} == {**viewing.lobby_view(viewer, live=True), "server_time": None}
+
+
+def test_issue10_the_lobby_stream_carries_what_changes_and_the_lobby_page_the_rest(casino) -> None:
+    """Every lobby stream gets a frame each second while the floor plays, and the page already shows
+    the tables' settings: a stream's entry is the id, jackpot meter (R5, R6), suspension and round
+    of the lobby's own entry, in the viewer's currency."""
+    table = casino.table(casino.pool(seed="1000"))
+    player = casino.player(currency="THB")
+    casino.open(table)
+    full, live = viewing.lobby_view(player), viewing.lobby_view(player, live=True)
+    for entry, summary in zip(live["tables"], full["tables"], strict=True):
+        assert set(entry) == {"id", "jackpot", "suspended", "round"} and entry["round"] is not None
+        assert entry == {name: summary[name] for name in entry}
+    assert {**live, "tables": None, "server_time": None} == {**full, "tables": None, "server_time": None}
