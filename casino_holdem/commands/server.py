@@ -112,7 +112,7 @@ def dealer(bots: bool, json_logs: bool) -> None:
 
 
 def _production(host: str, port: int, workers: int, dealers: int) -> None:
-    """uvicorn with ``workers`` processes serving :func:`casino_holdem.asgi.create_asgi`, and
+    """uvicorn with ``workers`` processes serving :func:`casino_holdem.asgi.production`, and
     ``dealers`` dealer processes. SIGTERM/SIGINT: uvicorn stops taking connections and finishes
     the requests in flight, then each dealer finishes its current step; exit 0."""
     import subprocess
