@@ -2,10 +2,10 @@
 
 Python's collector walks every object it tracks in a generation each time it collects it, holding
 the interpreter the whole time. With its defaults (a collection of the youngest generation every
-700 new objects) a web worker on the floor collected 46 times a second: the objects of the requests
-and builds in flight were alive at each collection, so they were carried into the oldest
-generation, and every few seconds a full collection walked all of it — the process's own ~140,000
-objects and about 190 for each open event stream, over 800,000 at 3,500 streams. Measured in
+700 new objects) a web worker on the floor collected about 25 times a second: the objects of the
+requests and builds in flight were alive at each collection, so they were carried into the oldest
+generation, and about every nine seconds a full collection walked all of it — the process's own
+~140,000 objects and about 190 for each open event stream, over 800,000 at 3,500 streams. Measured in
 ``bench/load.py`` at the target size: 12-17 % of a core per worker went to the collector, and the
 full collections stopped the whole worker (every request, every stream) for up to 0.97 s.
 
