@@ -225,9 +225,9 @@ class Streams:
                           {"Allow": "GET"})
         if table is None:
             return await self._stream(request, LOBBY)
-        table_id = int(table)
-        if table_id > MAX_ID:
-            return _error(404, "not_found", f"table {table_id} not found")
+        # no int() of thousands of digits (Python refuses it, and that would be a 500): longer than any id is none
+        if len(table) > len(str(MAX_ID)) or (table_id := int(table)) > MAX_ID:
+            return _error(404, "not_found", f"table {table[:len(str(MAX_ID)) + 1]} not found")
         return await self._stream(request, table_topic(table_id), table_id)
 
     async def _stream(self, request: Request, topic: str, table_id: int | None = None) -> Response | _Stream:

@@ -270,10 +270,12 @@ def test_the_caps_hold_for_streams_opened_at_once(served, app) -> None:
     wait_until(lambda: not started[0].state.streams.per_session, seconds=60, what="the caps given back")
 
 
-def test_a_table_id_beyond_the_database_is_404(served) -> None:
+@pytest.mark.parametrize("table_id", [2**31, 10**20, "9" * 5000])
+def test_a_table_id_beyond_the_database_is_404(served, table_id) -> None:
+    """Issue 10: ids above 2^31-1, even ones too long for Python's int(), are 404, never a 500."""
     casino, address = served
     casino.player("alice")
-    stream = Stream(address, f"/events/tables/{2**31}", _cookie(casino, "alice"))
+    stream = Stream(address, f"/events/tables/{table_id}", _cookie(casino, "alice"))
     assert stream.status == 404 and stream.body()["error"]["code"] == "not_found"
 
 
