@@ -204,19 +204,17 @@ class Streams:
         token = session.get(TOKEN_FIELD)
         return token if isinstance(token, str) else None
 
-    async def serve(self, scope: Any, receive: Any, send: Any) -> None:
-        """The ASGI app of :data:`STREAM_PATH`, ahead of every middleware (:class:`Front`): the
-        request's latency (to its first frame, or its refusal) is observed as :class:`Timing` would,
-        and a database outage is a 503 as everywhere else."""
+    async def serve(self, scope: Any, receive: Any, send: Any, table: str | None) -> None:
+        """The ASGI app of :data:`STREAM_PATH` (``table``: the id in the path, None for the
+        lobby's), ahead of every middleware (:class:`Front`): the request's latency (to its first
+        frame, or its refusal) is observed as :class:`Timing` would, and a database outage is a
+        503 as everywhere else."""
         started = time.perf_counter()
-        match = STREAM_PATH.fullmatch(scope["path"])
-        assert match is not None, "Front sends only the stream paths"
         try:
-            answer = await self._answer(Request(scope), match[2])
+            answer = await self._answer(Request(scope), table)
         except OUTAGES as error:
             answer = _unavailable(error)
-        metrics.REQUESTS.labels(scope["method"], _endpoint(scope["path"]), str(answer.status_code)).observe(
-            time.perf_counter() - started)
+        _observe(scope, answer.status_code, started)
         await answer(scope, receive, send)
 
     async def _answer(self, request: Request, table: str | None) -> Response | _Stream:
@@ -304,8 +302,8 @@ class Front:
         self.rest = rest
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and STREAM_PATH.fullmatch(scope["path"]):
-            await self.streams.serve(scope, receive, send)
+        if scope["type"] == "http" and (match := STREAM_PATH.fullmatch(scope["path"])):
+            await self.streams.serve(scope, receive, send, match[2])
         else:
             await self.rest(scope, receive, send)
 
@@ -322,16 +320,19 @@ class Timing:
             await self.app(scope, receive, send)
             return
         started = time.perf_counter()
-        status = [500]
 
         async def sending(message: Any) -> None:
             if message["type"] == "http.response.start":
-                status[0] = message["status"]
-                metrics.REQUESTS.labels(scope["method"], _endpoint(scope["path"]), str(status[0])).observe(
-                    time.perf_counter() - started)
+                _observe(scope, message["status"], started)
             await send(message)
 
         await self.app(scope, receive, sending)
+
+
+def _observe(scope: Any, status: int, started: float) -> None:
+    """A request's latency to its response's start, labelled by its endpoint (:class:`Timing`)."""
+    metrics.REQUESTS.labels(scope["method"], _endpoint(scope["path"]), str(status)).observe(
+        time.perf_counter() - started)
 
 
 def _endpoint(path: str) -> str:
