@@ -13,7 +13,7 @@ from decimal import Decimal
 from typing import Any, NamedTuple, TypeVar
 
 from sqlalchemy import ColumnElement, exists, func, inspect, select, true
-from sqlalchemy.orm import raiseload, selectinload
+from sqlalchemy.orm import joinedload, raiseload, selectinload
 from sqlalchemy.orm.attributes import set_committed_value
 
 from ..core.round import FINISHED
@@ -55,16 +55,6 @@ def takes_rounds(table: GameTable) -> bool:
 WITH_BETS = selectinload(GameRound.bets).selectinload(Bet.decisions)
 
 
-def _with_bets(bettor: int | None) -> Any:
-    """Every bet of the round (:data:`WITH_BETS`), or only ``bettor``'s with its decisions: a
-    bettor's own bet or decision is checked against their bet alone (R2.1-R2.5, R8), so its cost
-    does not grow with the table's bettors (issue 10). The round's ``bets`` then hold that one bet
-    until the transaction ends."""
-    if bettor is None:
-        return WITH_BETS
-    return selectinload(GameRound.bets.and_(Bet.player_id == bettor)).selectinload(Bet.decisions)
-
-
 def _missing(model: type[Row], row_id: int) -> NotFound:
     field, noun = NAMES[model]
     return NotFound(f"{field}: no {noun} {row_id}", field)
@@ -95,15 +85,34 @@ def lock(model: type[Row], row_id: int, *, shared: bool = False) -> Row:
     return row
 
 
-def lock_round(round_id: int, *, shared: bool = False, table_id: int | None = None,
-               bettor: int | None = None) -> tuple[GameTable, GameRound]:
-    """A round with its bets (only ``bettor``'s when given: :func:`_with_bets`) and its table
-    (``table_id`` when the caller knows it), both locked, the table first (the one lock order);
-    ``FOR SHARE`` when ``shared``: a bettor's decision changes neither row, so the decisions of
-    one round go side by side (issue 10)."""
-    table = lock(GameTable, get(GameRound, round_id).table_id if table_id is None else table_id, shared=shared)
-    return table, db.session.scalars(locked(select(GameRound).where(GameRound.id == round_id), shared=shared)
-                                     .options(_with_bets(bettor))).one()
+def lock_round(round_id: int) -> tuple[GameTable, GameRound]:
+    """A round with its bets and its table, both locked ``FOR UPDATE``, the table first (the one
+    lock order)."""
+    table = lock(GameTable, get(GameRound, round_id).table_id)
+    return table, db.session.scalars(locked(select(GameRound).where(GameRound.id == round_id))
+                                     .options(WITH_BETS)).one()
+
+
+def bettors_round(round_id: int, bettor: int, *, shared_lock: bool = False) -> GameRound:
+    """The round with its table and only ``bettor``'s bet and its decisions, in one statement, or
+    :class:`NotFound`: a bettor's decision is checked against their own bet alone (R2.3-R2.5, R8),
+    so its cost does not grow with the table's bettors, and the round's ``bets`` hold that one bet
+    until the transaction ends (issue 10). With ``shared_lock`` the round row alone is locked
+    ``FOR SHARE``: a decision changes neither the round nor its table, so the decisions of one
+    round go side by side; the dealer's step, which locks the round ``FOR UPDATE`` (after the
+    table), waits for them; and the table row stays free, so the dealer's ``SKIP LOCKED`` never
+    passes a table over because a player is deciding (issue 10: one statement where four were).
+    The table's settings a decision reads (R8's timers, the limits) change only when a round
+    opens (:mod:`.table_changes`), which this round's lock keeps from happening meanwhile."""
+    statement = (select(GameRound).where(GameRound.id == round_id)
+                 .options(joinedload(GameRound.table),
+                          joinedload(GameRound.bets.and_(Bet.player_id == bettor)).joinedload(Bet.decisions)))
+    if shared_lock:
+        statement = locked(statement, shared=True, of=GameRound)
+    round_row = db.session.scalars(statement).unique().first()
+    if round_row is None:
+        raise _missing(GameRound, round_id)
+    return round_row
 
 
 class RoundClock(NamedTuple):
@@ -141,11 +150,9 @@ def current_clock(table_id: int) -> RoundClock | None:
                                      .order_by(GameRound.number.desc()).limit(1)).first())
 
 
-def round_with_bets(round_id: int, *, bettor: int | None = None) -> GameRound:
-    """The round with its bets and decisions (only ``bettor``'s when given: :func:`_with_bets`),
-    not locked (or :class:`NotFound`)."""
-    round_row = db.session.scalars(select(GameRound).where(GameRound.id == round_id)
-                                   .options(_with_bets(bettor))).first()
+def round_with_bets(round_id: int) -> GameRound:
+    """The round with its bets and decisions, not locked (or :class:`NotFound`)."""
+    round_row = db.session.scalars(select(GameRound).where(GameRound.id == round_id).options(WITH_BETS)).first()
     if round_row is None:
         raise _missing(GameRound, round_id)
     return round_row
@@ -167,7 +174,7 @@ def latest_round(table_id: int, *, finished: bool = False, for_update: bool = Fa
 
 def set_own_bets(round_row: GameRound, own: list[Bet]) -> None:
     """A round read without its bets (``latest_round(bets=False)``) holds ``own``, a bettor's
-    own bets on it as the caller read them, until the transaction ends, as :func:`_with_bets`
+    own bets on it as the caller read them, until the transaction ends, as :func:`bettors_round`
     would have read them (issue 10: a bet reads the player's bets once, not twice). A round
     whose bets were read keeps them."""
     if "bets" in inspect(round_row).unloaded:

@@ -1,11 +1,11 @@
 """Playing a round: placing bets (R2.1), the decisions on each street (R2.3-R2.5), leaving and
 coming back (R8).
 
-Every transaction locks the table row, loads the core round from its rows
-(:func:`.round_rows.load_round`), applies one operation through the core (which checks R1, R2,
-R8), and writes the result back with its ledger postings and audit entries (:func:`save_play`).
-Bets and decisions share the table's and round's locks (issue 10: the twenty bettors of a table
-act in the same seconds); a player's two requests queue on their wallet's lock, and the unique keys
+Every transaction locks the round's row (a bet, leaving and coming back: the table's row first),
+loads the core round from its rows (:func:`.round_rows.load_round`), applies one operation through
+the core (which checks R1, R2, R8), and writes the result back with its ledger postings and audit
+entries (:func:`save_play`). Bets and decisions share their locks (issue 10: the twenty bettors of
+a table act in the same seconds); a player's two requests queue on their wallet's lock, and the unique keys
 refuse a second bet on a round or a second decision on a street, which the retry then reports.
 """
 
@@ -287,13 +287,13 @@ def decide(player_id: int, round_id: int, action: str, *, request_id: str, stree
     seen = queries.round_clock(round_id)
     if seen is not None and seen.passed(moment):  # R8: the core refuses it (below), and no lock is taken
         # for it: the dealer closing the window never waits (issue 10)
-        round_row = queries.round_with_bets(round_id, bettor=player_id)
+        round_row = queries.bettors_round(round_id, player_id)
         _, earlier = _bet_and_retry(round_row, player_id, wanted, request_id)
         if earlier is not None:
             return earlier
         with core_refusals("action"):
             load_round(round_row).verify_decision(str(player_id), wanted, now=moment, street=street)
-    _, round_row = queries.lock_round(round_id, shared=True, table_id=seen and seen.table_id, bettor=player_id)
+    round_row = queries.bettors_round(round_id, player_id, shared_lock=True)
     bet, earlier = _bet_and_retry(round_row, player_id, wanted, request_id)
     if earlier is not None:
         return earlier

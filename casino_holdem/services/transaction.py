@@ -17,10 +17,11 @@ shares (a linked pool, the house's and exchange accounts) come last, so a transa
 only from its pool or house posting to its commit, never for the whole bet or settlement (issue
 10: a Progressive bet must not serialise every linked table); a round's in-play account, the pool
 row and the shared accounts are each taken by the one statement that adds to them, in that order
-(:func:`.wallet.post`, :func:`.jackpot.move`). Bets and decisions take their table
-and round rows ``FOR SHARE`` (:func:`locked`): they change neither, so the bettors of one table
-do not queue behind each other, while the dealer's and the operators' ``FOR UPDATE`` waits for
-them; what two bettors must not both do is kept apart by the player's own wallet lock and the
+(:func:`.wallet.post`, :func:`.jackpot.move`). Bets take their table and round rows ``FOR
+SHARE`` (:func:`locked`), decisions their round row alone (a round's settings change only when
+the next one opens): they change neither, so the bettors of one table do not queue behind each
+other, while the dealer's and the operators' ``FOR UPDATE`` waits for them; what two bettors
+must not both do is kept apart by the player's own wallet lock and the
 unique keys (one bet per player and round, one decision per bet and street).
 """
 
@@ -104,12 +105,14 @@ def _service(function: Callable[P, T], *, writes: bool) -> Callable[P, T]:
     return wrapper
 
 
-def locked(statement: Select[Any], *, skip_locked: bool = False, shared: bool = False) -> Select[Any]:
+def locked(statement: Select[Any], *, skip_locked: bool = False, shared: bool = False,
+           of: Any = None) -> Select[Any]:
     """``SELECT … FOR UPDATE`` (PostgreSQL; SQLite already holds the database write lock), with
     freshly read values even for rows the session has already loaded. ``shared`` takes ``FOR
     SHARE`` instead: the row cannot change until commit, yet other sharers go on (issue 10: the
-    bets and decisions of one table run side by side, and the dealer's step waits for them)."""
-    return (statement.with_for_update(read=shared, skip_locked=skip_locked)
+    bets and decisions of one table run side by side, and the dealer's step waits for them).
+    ``of`` names the one table whose rows are locked when the statement joins others."""
+    return (statement.with_for_update(read=shared, skip_locked=skip_locked, of=of)
             .execution_options(populate_existing=True))
 
 
