@@ -65,6 +65,10 @@ def test_load_smoke_has_no_errors_and_a_sound_ledger(bench_database: str, tmp_pa
     assert report["audit_ledger"]["sound"], output
     assert report["rates"]["bets"] > 0 and report["rates"]["decisions"] > 0, output
     assert report["streams"]["delivering_max"] == report["streams"]["target"], output
+    # the streams nobody reads are held by a process of their own, timed and counted with the rest
+    assert report["holder_loop_lag"]["count"] > 0, output
+    assert any(label.startswith("GET /events/lobby (idle) (first event)") for label in report["latency"]), output
+    assert len([name for name in report["cpu"] if name.startswith("  bench client pid")]) == 2, output
     assert report["cpu"]["server"]["seconds"] > 0, output
     assert report["state_builds"]["table"]["count"] > 0, output  # the server's casino_state_builds_total
     assert report["request_queue"]["decision"]["count"] > 0, output  # casino_request_queue_seconds, R8

@@ -25,6 +25,7 @@ import aiohttp
 
 from . import database, floor
 from .client import Account, ApiError, connection_pool
+from .holders import Holders, Spec
 from .players import Pace, Player
 from .procs import CLIENT, CpuMeter, Plant, Service, free_port, listening_pids, own_pid
 from .stats import Recorder, percentiles
@@ -50,6 +51,8 @@ class Context:
     plant: Plant | None = None
     players: list[Player] = field(default_factory=list)
     watchers: list[Account] = field(default_factory=list)
+    #: the process holding the streams nobody reads (:mod:`.holders`), once they are opened
+    holders: Holders | None = None
     started: float = field(default_factory=time.time)
     notes: list[str] = field(default_factory=list)
     #: the server's counters in the measured window (:func:`server_counters`)
@@ -126,7 +129,8 @@ async def wait_ready(base_url: str, plant: Plant | None) -> None:
 
 
 def cpu_meter(ctx: Context) -> CpuMeter:
-    groups: dict[str, Callable[[], list[int]]] = {CLIENT: own_pid}
+    groups: dict[str, Callable[[], list[int]]] = {
+        CLIENT: lambda: own_pid() + (ctx.holders.pids if ctx.holders is not None else [])}
     if ctx.plant is not None:
         for service in ctx.plant.services:
             groups[service.name] = service.pids
@@ -137,32 +141,38 @@ def cpu_meter(ctx: Context) -> CpuMeter:
 
 
 async def _sample(ctx: Context, stop: asyncio.Event) -> None:
-    """Open streams held (inside the window) and the client's event-loop lag."""
+    """Open streams held (inside the window: the players' own and the holders') and the players'
+    event-loop lag."""
     rec = ctx.recorder
     while not stop.is_set():
         before = time.perf_counter()
         await asyncio.sleep(SAMPLE_EVERY)
         rec.loop_lags.append(max(0.0, time.perf_counter() - before - SAMPLE_EVERY))
         if rec.window is not None and rec.window[1] == float("inf"):
-            rec.stream_samples.append((rec.streams_open, rec.streams_live))
+            rec.stream_samples.append(_streams(ctx))
+
+
+def _streams(ctx: Context) -> tuple[int, int]:
+    """Streams held open and delivering, the players' own and the holders'."""
+    own = (ctx.recorder.streams_open, ctx.recorder.streams_live)
+    return own if ctx.holders is None else (own[0] + ctx.holders.open, own[1] + ctx.holders.live)
 
 
 async def _open_streams(ctx: Context, stop: asyncio.Event) -> list[asyncio.Task[None]]:
-    """Each player's table and lobby streams, then the idle ones, ramped up."""
-    specs: list[tuple[Account, str, str, Callable[[dict[str, Any]], None] | None]] = []
+    """Each player's table stream, read by the player, here; then their lobby streams and the idle
+    ones in the holders' process (:mod:`.holders`), at the same pace."""
+    tasks, specs = [], []
     for player in ctx.players:
-        specs.append((player.account, f"/events/tables/{player.table_id}", "GET /events/tables/{id}",
-                      player.on_table_state))
-        specs.append((player.account, "/events/lobby", "GET /events/lobby", None))
+        tasks.append(asyncio.create_task(player.account.stream(
+            f"/events/tables/{player.table_id}", "GET /events/tables/{id}", player.on_table_state, stop)))
+        specs.append(Spec(player.account.cookie, "/events/lobby", "GET /events/lobby"))
+        await asyncio.sleep(1 / STREAM_RAMP)
     for i in range(ctx.args.streams):
         watcher, table = ctx.watchers[i % len(ctx.watchers)], ctx.tables[i % len(ctx.tables)]
-        path, label = (("/events/lobby", "GET /events/lobby (idle)") if i % 2 else
-                       (f"/events/tables/{table.id}", "GET /events/tables/{id} (idle)"))
-        specs.append((watcher, path, label, None))
-    tasks = []
-    for account, path, label, on_state in specs:
-        tasks.append(asyncio.create_task(account.stream(path, label, on_state, stop)))
-        await asyncio.sleep(1 / STREAM_RAMP)
+        specs.append(Spec(watcher.cookie, *(("/events/lobby", "GET /events/lobby (idle)") if i % 2 else
+                                            (f"/events/tables/{table.id}", "GET /events/tables/{id} (idle)"))))
+    ctx.holders = Holders(ctx.base_url, specs, STREAM_RAMP)
+    ctx.holders.start()
     return tasks
 
 
@@ -246,8 +256,8 @@ async def _play(ctx: Context, hooks: Hooks, meter: CpuMeter) -> list[dict[str, A
     sampler = asyncio.create_task(_sample(ctx, sampler_stop))
     streams = await _open_streams(ctx, stop)
     target = 2 * len(ctx.players) + args.streams
-    if not await _until(lambda: rec.streams_open >= target, 60.0):
-        ctx.notes.append(f"only {rec.streams_open} of {target} streams were open when the window started")
+    if not await _until(lambda: _streams(ctx)[0] >= target, 120.0):
+        ctx.notes.append(f"only {_streams(ctx)[0]} of {target} streams were open when the window started")
     counters = await server_counters(ctx.base_url)
     meter.mark()
     rec.window = (time.time(), float("inf"))
@@ -269,6 +279,8 @@ async def _play(ctx: Context, hooks: Hooks, meter: CpuMeter) -> list[dict[str, A
     for task in streams + [sampler] + [t for p in ctx.players for t in p.tasks]:
         task.cancel()
     await asyncio.gather(*streams, sampler, return_exceptions=True)
+    if ctx.holders is not None:
+        await ctx.holders.finish(rec)
     return checks
 
 
@@ -372,6 +384,7 @@ def finish_report(ctx: Context, report: dict[str, Any], checks: list[dict[str, A
             report["streams"] = rec.streams(2 * len(ctx.players) + ctx.args.streams)
             report["event_delay"] = percentiles(rec.event_delays)
             report["loop_lag"] = percentiles(rec.loop_lags)
+            report["holder_loop_lag"] = percentiles(rec.holder_lags)
             report.update(_from_counters(ctx.counters, rec.seconds()))
         try:
             report["dealer_lag"] = database.dealer_lag(ctx.args.database_url, [t.id for t in ctx.tables],

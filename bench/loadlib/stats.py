@@ -63,6 +63,8 @@ class Recorder:
     stream_reconnects: int = 0
     event_delays: list[float] = field(default_factory=list)
     loop_lags: list[float] = field(default_factory=list)
+    #: the event-loop lag of the process holding the streams nobody reads (:mod:`.holders`)
+    holder_lags: list[float] = field(default_factory=list)
     sent: list[SentDecision] = field(default_factory=list)
     not_sent: Counter[str] = field(default_factory=Counter)
 
@@ -164,7 +166,8 @@ def render(report: dict[str, Any]) -> str:
                    f"target 0; unresolved {d['sent_inside_unresolved']}); not sent: {d['not_sent'] or 'none'}")
     for key, title in (("dealer_lag", "dealer lag (due -> dealt/settled/opened; database timestamps)"),
                        ("event_delay", "event delay (cards dealt -> the player's stream shows them)"),
-                       ("loop_lag", "client event-loop lag (is the client keeping up?)")):
+                       ("loop_lag", "client event-loop lag, the players' process (is the client keeping up?)"),
+                       ("holder_loop_lag", "event-loop lag of the process holding the other streams")):
         if key in report:
             value = report[key]
             out.append(f"{title}:")
