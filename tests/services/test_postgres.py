@@ -11,6 +11,7 @@ from decimal import Decimal
 
 import pytest
 from sqlalchemy import event, func, select, text
+from sqlalchemy.exc import OperationalError
 
 from casino_holdem.core.money import ZERO, round_down
 from casino_holdem.extensions import db
@@ -259,6 +260,48 @@ def test_r2_1_a_bet_in_flight_keeps_no_other_bettor_of_its_table_waiting(app, pg
     assert not holder.is_alive() and holder_errors == []
     db.session.rollback()
     assert {bet.player_id for bet in db.session.get(GameRound, round_id).bets} >= {slow, quick}
+    assert verify.audit_ledger() == []
+
+
+def test_r8_a_decision_in_flight_holds_its_round_and_leaves_its_table_free(app, pg, monkeypatch) -> None:
+    """Issue 10: a decision locks its round row alone, ``FOR SHARE``. While one is paused half-way
+    (its decision written, its Flop bet not yet posted), the table's row is free, so the dealer's
+    ``SKIP LOCKED`` does not pass the table over; the round cannot be changed until the decision
+    commits; and the decision, made inside its window, stands as the player's own (R2.3, R8)."""
+    casino = pg
+    table = casino.table(casino.pool())
+    round_id = casino.open(table)
+    slow = casino.player()
+    rounds.place_bets(slow, table, "5", request_id="bet", now=T0)
+    casino.run(table, T0 + 10 * SECOND)  # the hole cards: the pre-flop decision is due
+    paused, resume, record = threading.Event(), threading.Event(), audit.record
+
+    def pausing_record(actor: str, action: str, **detail: object) -> object:
+        if action == "decision" and detail.get("player_id") == slow:
+            paused.set()
+            resume.wait(timeout=120)
+        return record(actor, action, **detail)
+
+    monkeypatch.setattr(audit, "record", pausing_record)
+    holder, holder_errors = _in_background(app, [lambda: rounds.decide(slow, round_id, "flop", request_id="slow",
+                                                                        now=T0 + 11 * SECOND)])
+    try:
+        wait_until(paused.is_set, seconds=120, what="the slow decision holding its lock")
+        with db.engine.connect() as other:
+            free = other.execute(text("SELECT id FROM game_tables WHERE id = :id FOR UPDATE NOWAIT"), {"id": table})
+            assert free.scalar_one() == table
+            other.rollback()
+            with pytest.raises(OperationalError, match="could not obtain lock"):
+                other.execute(text("SELECT id FROM rounds WHERE id = :id FOR UPDATE NOWAIT"), {"id": round_id})
+            other.rollback()
+    finally:
+        resume.set()
+    holder.join(timeout=120)
+    assert not holder.is_alive() and holder_errors == []
+    db.session.rollback()
+    (bet,) = db.session.get(GameRound, round_id).bets
+    assert [(d.street, d.action, d.automatic) for d in bet.decisions] == [("preflop", "flop", None)]
+    assert casino.balance(slow) == Decimal(1000 - 5 - 10)
     assert verify.audit_ledger() == []
 
 

@@ -20,7 +20,7 @@ from support.casino import SECOND, T0
 
 #: statements per call once the round's and the pool's accounts exist (a later bettor's case),
 #: counting the ``BEGIN IMMEDIATE`` that starts a writing transaction on SQLite
-BUDGET = {"bet with the Progressive": 25, "flop decision": 15, "session and player": 2,
+BUDGET = {"bet with the Progressive": 25, "flop decision": 12, "session and player": 2,
           "a table's state for its streams": 10}
 
 
