@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from casino_holdem.cli import main
 from support.app import POSTGRES_URL, empty_all_tables, make_app
 from support.casino import PASSWORD
-from support.server import serving
+from support.server import START_SECONDS, answers, free_port, serving, wait_until
 from support.streams import Stream
 from support.web import WebCasino
 
@@ -31,13 +31,24 @@ def test_production_refuses_a_database_its_processes_cannot_share(tmp_path: Path
     assert result.exit_code == 2 and "CASINO_DATABASE_URL" in result.output
 
 
-def _unit_command() -> list[str]:
-    """The arguments deploy/casino-web.service gives ``casino-holdem``, but its port (the test picks a free one)."""
+def test_production_refuses_streams_on_the_web_workers_port(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("CASINO_DATABASE_URL", f"sqlite:///{tmp_path / 'x.sqlite3'}")
+    monkeypatch.setenv("CASINO_SECRET_KEY", "test")
+    result = CliRunner().invoke(main, ["serve", "--production", "--port", "8000", "--stream-workers", "1",
+                                       "--stream-port", "8000"])
+    assert result.exit_code == 2 and "--stream-port" in result.output
+
+
+def _unit_command() -> tuple[list[str], int]:
+    """The arguments deploy/casino-web.service gives ``casino-holdem``, but its port (the test picks
+    a free one), and the port its event streams are served on (a free one too: the unit's streams
+    have workers of their own, on the next port, where nginx sends ``/events/``)."""
     unit = (ROOT / "deploy" / "casino-web.service").read_text()
     start = next(line for line in unit.splitlines() if line.startswith("ExecStart="))
     arguments = start.split()[1:]
-    assert arguments[-2] == "--port"
-    return arguments[:-2]
+    assert arguments[-2] == "--port" and "--stream-workers" in arguments and "--stream-port" not in arguments
+    stream_port = free_port()
+    return [*arguments[:-2], "--stream-port", str(stream_port)], stream_port
 
 
 class Browser:
@@ -74,14 +85,17 @@ def test_serve_production_on_postgresql(postgres_url: str, tmp_path: Path) -> No
         casino.player("alice")
     env = {**os.environ, "CASINO_DATABASE_URL": postgres_url, "CASINO_SECRET_KEY": "test", "CASINO_SECURE_COOKIES": "0"}
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
-    command = [sys.executable, "-m", "casino_holdem", *_unit_command()]
+    arguments, stream_port = _unit_command()
+    command = [sys.executable, "-m", "casino_holdem", *arguments]
     with serving(command, cwd=ROOT, env=env, log=tmp_path / "server.log") as base:
         browser = Browser(base)
         assert browser.text("/healthz") == "ok" and browser.text("/readyz") == "ready"
         browser.token = browser.call("POST", "/api/session", {"username": "alice", "password": PASSWORD}
                                      )["csrf_token"]
-        host, port = base.removeprefix("http://").split(":")
-        stream = Stream((host, int(port)), f"/events/tables/{table}", browser.cookie())
+        host, _ = base.removeprefix("http://").split(":")
+        wait_until(lambda: answers(f"http://{host}:{stream_port}/healthz"), seconds=START_SECONDS,
+                   what="the streams' workers")
+        stream = Stream((host, stream_port), f"/events/tables/{table}", browser.cookie())
         try:
             stream.state(where=lambda state: state["round"] is not None)
             browser.call("POST", f"/api/tables/{table}/bets", {"ante": "10", "request_id": "prod-1"})

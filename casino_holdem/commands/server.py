@@ -111,37 +111,46 @@ def dealer(bots: bool, json_logs: bool) -> None:
         figures.thread.join(timeout=CHILD_STOP_SECONDS + 5)
 
 
-def _production(host: str, port: int, workers: int, dealers: int) -> None:
+def _production(host: str, port: int, workers: int, dealers: int, stream_workers: int,
+                stream_port: int | None) -> None:
     """uvicorn with ``workers`` processes serving :func:`casino_holdem.asgi.production`, and
-    ``dealers`` dealer processes. SIGTERM/SIGINT: uvicorn stops taking connections and finishes
-    the requests in flight, then each dealer finishes its current step; exit 0."""
-    import subprocess
+    ``dealers`` dealer processes. With ``stream_workers``, a second such server of that many
+    processes on ``stream_port`` (default ``port`` + 1), for the proxy to send the event streams
+    to (``/events/``): the web workers then answer the requests without the streams' fan-out
+    (the states' builds and the frames' sends) taking their interpreter, and each table's state is
+    built by the stream workers only (issue 10, README *Deploying*). SIGTERM/SIGINT: uvicorn stops
+    taking connections and finishes the requests in flight, then each dealer finishes its current
+    step; exit 0."""
     import sys
     import tempfile
 
     import uvicorn
 
     from .. import settings
+    from .children import Children
     from .terminal import fail
 
     app = make_app()  # a bad setting is one line and exit 2 before anything starts
+    if stream_workers and (stream_port or port + 1) == port:
+        fail("--stream-port: must differ from --port (the streams' workers listen on a port of their own)")
     if not settings.value("CASINO_REDIS_URL") and not app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
         fail("CASINO_DATABASE_URL: --production needs PostgreSQL (or CASINO_REDIS_URL) so its processes share events")
     if not settings.metrics_dir():
         settings.use_metrics_dir(tempfile.mkdtemp(prefix="casino-metrics-"))
     _json_logs()
-    children = [subprocess.Popen([sys.executable, "-m", "casino_holdem", "dealer", "--json-logs"])
-                for _ in range(dealers)]
+    commands = [[sys.executable, "-m", "casino_holdem", "dealer", "--json-logs"]] * dealers
+    if stream_workers:
+        commands.append([sys.executable, "-m", "casino_holdem", "serve", "--production", "--host", host,
+                         "--port", str(stream_port or port + 1), "--workers", str(stream_workers), "--dealers", "0"])
+    children = Children(commands)
+    children.start()
     proxies = settings.value("CASINO_TRUSTED_PROXIES")
     try:
         uvicorn.run("casino_holdem.asgi:production", factory=True, host=host, port=port, workers=workers,
                     proxy_headers=bool(proxies), forwarded_allow_ips="*" if proxies else None, log_config=None,
                     timeout_graceful_shutdown=5, timeout_keep_alive=settings.value("CASINO_KEEPALIVE_SECONDS"))
     finally:
-        for child in children:
-            child.send_signal(signal.SIGTERM)
-        for child in children:
-            child.wait(timeout=60)
+        children.stop()
 
 
 @click.command("serve")
@@ -153,7 +162,12 @@ def _production(host: str, port: int, workers: int, dealers: int) -> None:
                                                  "processes, JSON logs, /healthz /readyz /metrics.")
 @click.option("--workers", default=2, show_default=True, type=click.IntRange(1, 64), help="With --production.")
 @click.option("--dealers", default=1, show_default=True, type=click.IntRange(0, 16), help="With --production.")
-def serve(host: str, port: int, demo: bool, bots: bool | None, production: bool, workers: int, dealers: int) -> None:
+@click.option("--stream-workers", default=0, show_default=True, type=click.IntRange(0, 64),
+              help="With --production: workers of their own for the event streams, on --stream-port (the proxy "
+                   "sends /events/ there); 0: the web workers serve them.")
+@click.option("--stream-port", type=click.IntRange(1, 65535), help="With --stream-workers (default: --port + 1).")
+def serve(host: str, port: int, demo: bool, bots: bool | None, production: bool, workers: int, dealers: int,
+          stream_workers: int, stream_port: int | None) -> None:
     """Run the web app with the dealer loop in a background thread (development), or the
     production servers (``--production``)."""
     from ..services import dealer as dealer_loop
@@ -161,7 +175,7 @@ def serve(host: str, port: int, demo: bool, bots: bool | None, production: bool,
     if production:
         if demo:
             _upgrade(make_app())
-        _production(host, port, workers, dealers)
+        _production(host, port, workers, dealers, stream_workers, stream_port)
         return
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     app = make_app()
