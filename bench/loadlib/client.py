@@ -54,8 +54,10 @@ class Account:
     """A player's (or a watcher's) session with the server."""
 
     def __init__(self, pool: aiohttp.ClientSession, base_url: str, recorder: Recorder, username: str,
-                 password: str) -> None:
+                 password: str, stream_url: str | None = None) -> None:
         self.pool, self.base, self.rec = pool, base_url.rstrip("/"), recorder
+        #: where its event streams are opened (a server whose streams have workers of their own)
+        self.stream_base = (stream_url or base_url).rstrip("/")
         self.username, self.password = username, password
         self.cookie = ""
         self.csrf = ""
@@ -138,7 +140,7 @@ class Account:
         while not stop.is_set():
             started = time.time()
             try:
-                async with self.pool.get(self.base + path, timeout=STREAM_TIMEOUT,
+                async with self.pool.get(self.stream_base + path, timeout=STREAM_TIMEOUT,
                                          headers={**self._headers(False), "Accept": "text/event-stream"}) as response:
                     if response.status != 200:
                         self.rec.request(label, started, time.time() - started)

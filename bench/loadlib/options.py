@@ -18,15 +18,15 @@ from urllib.parse import urlsplit
 
 #: hard bounds: the instrument refuses anything larger
 BOUNDS = {"players": 5000, "tables": 500, "pools": 50, "streams": 20000, "duration": 900.0, "workers": 16,
-          "dealers": 16, "betting_seconds": 120, "decision_seconds": 120, "showdown_pause": 120}
+          "stream_workers": 16, "dealers": 16, "betting_seconds": 120, "decision_seconds": 120, "showdown_pause": 120}
 #: a full measurement run
 DEFAULTS: dict[str, Any] = {"players": 100, "tables": 10, "pools": 2, "streams": 0, "duration": 60.0,
-                            "betting_seconds": 10, "decision_seconds": 10, "workers": 2, "margin": 1.0,
-                            "showdown_pause": 6.0}
+                            "betting_seconds": 10, "decision_seconds": 10, "workers": 2, "stream_workers": 1,
+                            "margin": 1.0, "showdown_pause": 6.0}
 #: small enough for CI
 SMOKE: dict[str, Any] = {"players": 20, "tables": 4, "pools": 2, "streams": 20, "duration": 30.0,
-                         "betting_seconds": 5, "decision_seconds": 5, "workers": 2, "margin": 1.0,
-                         "showdown_pause": 6.0}
+                         "betting_seconds": 5, "decision_seconds": 5, "workers": 2, "stream_workers": 1,
+                         "margin": 1.0, "showdown_pause": 6.0}
 #: besides the load itself: setup (the CLI creates missing players), drain, audit and checks
 CEILING_SLACK = 900.0
 
@@ -50,6 +50,10 @@ def parser(description: str) -> argparse.ArgumentParser:
     p.add_argument("--server-cmd", help="server command template with {host} {port} {workers} (default: "
                                         "'serve --production --workers N' when the CLI has it, else 'serve')")
     p.add_argument("--workers", type=int, help="web workers of a --production server")
+    p.add_argument("--stream-workers", type=int, help="workers of their own for the event streams of a --production "
+                                                      "server, on a port of their own, as deploy/ runs it "
+                                                      "(default: 1; 0: the web workers serve them)")
+    p.add_argument("--stream-url", help="with --url: where that server's event streams are served (default: --url)")
     p.add_argument("--dealers", type=int, help="extra 'casino-holdem dealer' processes (default: 1 with "
                                                "--production, else 0: today's serve deals in a thread)")
     p.add_argument("--players", type=int)
@@ -108,11 +112,14 @@ def resolve(args: argparse.Namespace) -> argparse.Namespace:
     if not args.database_url:
         raise OptionError("--database-url: required (or set CASINO_DATABASE_URL)")
     check_database_url(args.database_url)
-    if args.url and not is_loopback(urlsplit(args.url).hostname):
-        raise OptionError("--url: only a server on a loopback address may be measured")
+    for name, url in (("--url", args.url), ("--stream-url", args.stream_url)):
+        if url and not is_loopback(urlsplit(url).hostname):
+            raise OptionError(f"{name}: only a server on a loopback address may be measured")
+    if args.stream_url and not args.url:
+        raise OptionError("--stream-url: only with --url (a server the bench starts tells it where its streams are)")
     for key, high in BOUNDS.items():
         value = getattr(args, key, None)
-        low = 0 if key in ("streams", "dealers", "showdown_pause") else 1
+        low = 0 if key in ("streams", "dealers", "showdown_pause", "stream_workers") else 1
         if value is not None and not low <= value <= high:
             raise OptionError(f"--{key.replace('_', '-')}: {value} is outside {low}..{high}")
     if not 0 < args.margin < args.decision_seconds:

@@ -48,6 +48,8 @@ class Context:
     cli: floor.Cli
     base_url: str
     tables: list[floor.Table]
+    #: where the event streams are opened (the server's own address unless its streams are served apart)
+    stream_url: str = ""
     plant: Plant | None = None
     players: list[Player] = field(default_factory=list)
     watchers: list[Account] = field(default_factory=list)
@@ -84,32 +86,37 @@ def environment(args: Any) -> dict[str, str]:
     return env
 
 
-def server_argv(args: Any, port: int, env: dict[str, str]) -> tuple[list[str], bool]:
-    """The server command, and whether it is a --production one (which deals in no thread)."""
+def server_argv(args: Any, port: int, env: dict[str, str], stream_port: int) -> tuple[list[str], bool]:
+    """The server command, and whether it is a --production one (which deals in no thread); with
+    ``--stream-workers``, its streams' workers listen on ``stream_port``."""
     template = args.server_cmd
     if template is None:
         usage = subprocess.run([args.cli, "serve", "--help"], capture_output=True, text=True, env=env,
                                check=False).stdout
         production = "--production" in usage
         template = "{cli} serve " + ("--production --workers {workers} " if production else "") + \
-                   "--host {host} --port {port}"
+                   ("--stream-workers {stream_workers} --stream-port {stream_port} " if production and
+                    args.stream_workers else "") + "--host {host} --port {port}"
     else:
         production = "--production" in template
-    return shlex.split(template.format(cli=args.cli, host=HOST, port=port, workers=args.workers)), production
+    return shlex.split(template.format(cli=args.cli, host=HOST, port=port, workers=args.workers,
+                                       stream_workers=args.stream_workers, stream_port=stream_port)), production
 
 
-def build_plant(args: Any, env: dict[str, str]) -> tuple[Plant, str, Path]:
-    """The server and dealer services of a run (not started yet), its address and log folder."""
+def build_plant(args: Any, env: dict[str, str]) -> tuple[Plant, str, str, Path]:
+    """The server and dealer services of a run (not started yet), its address, its streams'
+    address and the log folder."""
     log_dir = Path(args.log_dir or tempfile.mkdtemp(prefix="casino-bench-"))
     log_dir.mkdir(parents=True, exist_ok=True)
-    port = free_port(HOST)
-    argv, production = server_argv(args, port, env)
+    port, stream_port = free_port(HOST), free_port(HOST)
+    argv, production = server_argv(args, port, env, stream_port)
     if args.dealers is None:
         args.dealers = 1 if production else 0
     services = [Service("server", argv, env, log_dir / "server.log")]
     services += [Service(f"dealer-{i + 1}", [args.cli, "dealer"], env, log_dir / f"dealer-{i + 1}.log")
                  for i in range(args.dealers)]
-    return Plant(services), f"http://{HOST}:{port}", log_dir
+    streams = f"http://{HOST}:{stream_port}" if production and args.stream_workers else f"http://{HOST}:{port}"
+    return Plant(services), f"http://{HOST}:{port}", streams, log_dir
 
 
 async def wait_ready(base_url: str, plant: Plant | None) -> None:
@@ -171,7 +178,7 @@ async def _open_streams(ctx: Context, stop: asyncio.Event) -> list[asyncio.Task[
         watcher, table = ctx.watchers[i % len(ctx.watchers)], ctx.tables[i % len(ctx.tables)]
         specs.append(Spec(watcher.cookie, *(("/events/lobby", "GET /events/lobby (idle)") if i % 2 else
                                             (f"/events/tables/{table.id}", "GET /events/tables/{id} (idle)"))))
-    ctx.holders = Holders(ctx.base_url, specs, STREAM_RAMP)
+    ctx.holders = Holders(ctx.stream_url, specs, STREAM_RAMP)
     ctx.holders.start()
     return tasks
 
@@ -238,7 +245,8 @@ async def _until(condition: Callable[[], bool], ceiling: float, every: float = 0
 
 async def _setup_people(ctx: Context, pool: aiohttp.ClientSession, rng: random.Random) -> None:
     args, rec = ctx.args, ctx.recorder
-    accounts = [Account(pool, ctx.base_url, rec, f"bench-p{i + 1:05d}", floor.PASSWORD) for i in range(args.players)]
+    accounts = [Account(pool, ctx.base_url, rec, f"bench-p{i + 1:05d}", floor.PASSWORD, ctx.stream_url)
+                for i in range(args.players)]
     watchers = -(-args.streams // STREAMS_PER_WATCHER)
     ctx.watchers = [Account(pool, ctx.base_url, rec, f"bench-w{i + 1:03d}", floor.PASSWORD) for i in range(watchers)]
     created = await floor.ensure_accounts(ctx.cli, accounts + ctx.watchers)
@@ -301,7 +309,7 @@ async def _decision_accounting(ctx: Context) -> dict[str, Any]:
 
 def _config(args: Any, others: list[str]) -> dict[str, Any]:
     keys = ("players", "tables", "pools", "streams", "duration", "betting_seconds", "decision_seconds", "margin",
-            "workers", "dealers")
+            "workers", "stream_workers", "dealers")
     config = {key: getattr(args, key) for key in keys}
     config["server"] = args.url or "started by the bench"
     if others:
@@ -318,7 +326,8 @@ async def _run(ctx: Context, hooks: Hooks, report: dict[str, Any], rng: random.R
         if ctx.plant is not None:
             ctx.plant.start()
             supervisor = asyncio.create_task(ctx.plant.supervise())
-        await wait_ready(ctx.base_url, ctx.plant)
+        for url in dict.fromkeys((ctx.base_url, ctx.stream_url)):
+            await wait_ready(url, ctx.plant)
         meter = cpu_meter(ctx)
         metering = asyncio.create_task(meter.run())
         async with connection_pool(2 ** 20) as pool:
@@ -350,14 +359,14 @@ async def measure(args: Any, hooks: Hooks | None = None, title: str = "load") ->
     before ``audit-ledger`` and the ``after`` hook run, so they see a database at rest."""
     hooks = hooks or Hooks()
     env = environment(args)
-    ctx = Context(args, Recorder(), floor.Cli(args.cli, env), args.url or "", [])
+    ctx = Context(args, Recorder(), floor.Cli(args.cli, env), args.url or "", [], args.stream_url or args.url or "")
     report: dict[str, Any] = {"title": title}
     checks: list[dict[str, Any]] = []
     others: list[str] = []
     try:
         ctx.tables, others = await floor.ensure_tables(ctx.cli, args)
         if not args.url:
-            ctx.plant, ctx.base_url, log_dir = build_plant(args, env)
+            ctx.plant, ctx.base_url, ctx.stream_url, log_dir = build_plant(args, env)
             ctx.notes.append(f"logs of started processes: {log_dir}")
         checks = await _run(ctx, hooks, report, random.Random(args.seed))
     except (floor.SetupError, ApiError) as error:
