@@ -1,5 +1,6 @@
 """Issue 10: what ``serve --production`` runs beside its web workers (the dealers, the streams'
-workers) is kept running: a child that dies is started again, and a stop ends every child for good."""
+workers) is kept running: a child that dies is started again, one stopped on purpose is not, and a
+stop ends every child for good."""
 
 from __future__ import annotations
 
@@ -35,3 +36,18 @@ def test_a_stop_ends_every_child_and_starts_none_again() -> None:
     assert stopped.poll() is not None
     time.sleep(3 * children_module.WATCH_SECONDS)
     assert children.processes == [stopped]
+
+
+def test_a_child_stopped_on_purpose_is_not_started_again() -> None:
+    """A service manager's stop signals every process of the service at once: the children that
+    SIGTERM ends stay ended, while ``serve`` itself finishes its own stop."""
+    children = Children([SLEEPER])
+    children.start()
+    try:
+        (stopped,) = children.processes
+        stopped.terminate()
+        stopped.wait()
+        time.sleep(3 * children_module.WATCH_SECONDS)
+        assert children.processes == [stopped]
+    finally:
+        children.stop()

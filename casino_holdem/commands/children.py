@@ -2,7 +2,11 @@
 workers), kept running as uvicorn keeps its own workers: one that ends while the server runs (a
 crash, a ``kill -9``) is started again within :data:`WATCH_SECONDS`, so the floor is never left
 without a dealer or without its live updates until someone restarts the whole service (issue 10).
-On stop each gets SIGTERM: a dealer finishes its current step, a server the requests in flight.
+
+A child that ends because it was asked to (exit 0, or SIGTERM or SIGINT) is not started again: a
+service manager stopping the service signals every one of its processes at once, before ``serve``
+itself gets to :meth:`Children.stop`. On stop each child gets SIGTERM: a dealer finishes its
+current step, a server the requests in flight.
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ log = logging.getLogger(__name__)
 WATCH_SECONDS = 1.0
 #: how long a stopping child may take to finish what it is doing
 STOP_SECONDS = 60.0
+#: the exit statuses of a child that stopped because it was asked to (``Popen.returncode``)
+ASKED_TO_STOP = frozenset({0, -signal.SIGTERM, -signal.SIGINT})
 
 
 class Children:
@@ -38,7 +44,7 @@ class Children:
         while not self._stopping.wait(WATCH_SECONDS):
             with self._lock:
                 for index, process in enumerate(self.processes):
-                    if process.poll() is not None and not self._stopping.is_set():
+                    if process.poll() not in (None, *ASKED_TO_STOP) and not self._stopping.is_set():
                         log.warning("%s ended (exit %s): started again", " ".join(self.commands[index][2:]),
                                     process.returncode)
                         self.processes[index] = subprocess.Popen(self.commands[index])
