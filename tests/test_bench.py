@@ -109,3 +109,14 @@ def test_the_request_cost_bench_refuses_bad_options_naming_them(arguments: list[
     result = subprocess.run([sys.executable, str(ROOT / "bench" / "request_cost.py"), *arguments],
                             capture_output=True, text=True, timeout=CEILING, cwd=ROOT, check=False)
     assert result.returncode == 2 and result.stderr.startswith(field), result.stderr
+
+
+@pytest.mark.parametrize(("arguments", "field"), [
+    (["--stream-workers", "17"], "--stream-workers"),
+    (["--stream-url", "http://127.0.0.1:9"], "--stream-url"),  # only with --url: a started server says where
+    (["--url", "http://127.0.0.1:9", "--stream-url", "http://10.1.2.3:9"], "--stream-url")])
+def test_the_load_bench_refuses_bad_stream_options_naming_them(arguments: list[str], field: str) -> None:
+    result = subprocess.run([sys.executable, str(ROOT / "bench" / "load.py"), "--database-url",
+                             "postgresql://127.0.0.1/x", *arguments],
+                            capture_output=True, text=True, timeout=CEILING, cwd=ROOT, check=False)
+    assert result.returncode == 2 and result.stderr.startswith(field), result.stderr
