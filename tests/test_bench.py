@@ -120,3 +120,19 @@ def test_the_load_bench_refuses_bad_stream_options_naming_them(arguments: list[s
                              "postgresql://127.0.0.1/x", *arguments],
                             capture_output=True, text=True, timeout=CEILING, cwd=ROOT, check=False)
     assert result.returncode == 2 and result.stderr.startswith(field), result.stderr
+
+
+@pytest.mark.parametrize(("template", "apart"), [
+    ("{cli} serve --production --workers {workers} --host {host} --port {port}", False),
+    ("{cli} serve --production --stream-workers {stream_workers} --stream-port {stream_port} --port {port}", True)])
+def test_the_load_bench_opens_streams_where_its_server_command_serves_them(template: str, apart: bool) -> None:
+    """A --server-cmd without the streams' port serves them on its own port, whatever --stream-workers says."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        from loadlib import options, run
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    args = options.resolve(options.parser("").parse_args(
+        ["--database-url", "postgresql://127.0.0.1/x", "--server-cmd", template]))
+    argv, production, streams_apart = run.server_argv(args, 8000, {}, 8001)
+    assert production and streams_apart is apart and ("8001" in argv) is apart

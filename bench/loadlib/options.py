@@ -47,8 +47,10 @@ def parser(description: str) -> argparse.ArgumentParser:
     p.add_argument("--database-url", default=os.environ.get("CASINO_DATABASE_URL"),
                    help="PostgreSQL on this machine (default: $CASINO_DATABASE_URL)")
     p.add_argument("--url", help="use this running server (loopback only) instead of starting one")
-    p.add_argument("--server-cmd", help="server command template with {host} {port} {workers} (default: "
-                                        "'serve --production --workers N' when the CLI has it, else 'serve')")
+    p.add_argument("--server-cmd", help="server command template with {host} {port} {workers}, and "
+                                        "{stream_workers} {stream_port} when its streams are served apart "
+                                        "(default: 'serve --production --workers N --stream-workers N' when "
+                                        "the CLI has it, else 'serve')")
     p.add_argument("--workers", type=int, help="web workers of a --production server")
     p.add_argument("--stream-workers", type=int, help="workers of their own for the event streams of a --production "
                                                       "server, on a port of their own, as deploy/ runs it "

@@ -86,9 +86,10 @@ def environment(args: Any) -> dict[str, str]:
     return env
 
 
-def server_argv(args: Any, port: int, env: dict[str, str], stream_port: int) -> tuple[list[str], bool]:
-    """The server command, and whether it is a --production one (which deals in no thread); with
-    ``--stream-workers``, its streams' workers listen on ``stream_port``."""
+def server_argv(args: Any, port: int, env: dict[str, str], stream_port: int) -> tuple[list[str], bool, bool]:
+    """The server command, whether it is a --production one (which deals in no thread), and
+    whether its streams are served apart, on ``stream_port`` (the command names it: by default
+    with ``--stream-workers``; a ``--server-cmd`` that does not serves them on ``port``)."""
     template = args.server_cmd
     if template is None:
         usage = subprocess.run([args.cli, "serve", "--help"], capture_output=True, text=True, env=env,
@@ -99,8 +100,9 @@ def server_argv(args: Any, port: int, env: dict[str, str], stream_port: int) -> 
                     args.stream_workers else "") + "--host {host} --port {port}"
     else:
         production = "--production" in template
-    return shlex.split(template.format(cli=args.cli, host=HOST, port=port, workers=args.workers,
-                                       stream_workers=args.stream_workers, stream_port=stream_port)), production
+    argv = shlex.split(template.format(cli=args.cli, host=HOST, port=port, workers=args.workers,
+                                       stream_workers=args.stream_workers, stream_port=stream_port))
+    return argv, production, "{stream_port}" in template
 
 
 def build_plant(args: Any, env: dict[str, str]) -> tuple[Plant, str, str, Path]:
@@ -109,14 +111,13 @@ def build_plant(args: Any, env: dict[str, str]) -> tuple[Plant, str, str, Path]:
     log_dir = Path(args.log_dir or tempfile.mkdtemp(prefix="casino-bench-"))
     log_dir.mkdir(parents=True, exist_ok=True)
     port, stream_port = free_port(HOST), free_port(HOST)
-    argv, production = server_argv(args, port, env, stream_port)
+    argv, production, apart = server_argv(args, port, env, stream_port)
     if args.dealers is None:
         args.dealers = 1 if production else 0
     services = [Service("server", argv, env, log_dir / "server.log")]
     services += [Service(f"dealer-{i + 1}", [args.cli, "dealer"], env, log_dir / f"dealer-{i + 1}.log")
                  for i in range(args.dealers)]
-    streams = f"http://{HOST}:{stream_port}" if production and args.stream_workers else f"http://{HOST}:{port}"
-    return Plant(services), f"http://{HOST}:{port}", streams, log_dir
+    return Plant(services), f"http://{HOST}:{port}", f"http://{HOST}:{stream_port if apart else port}", log_dir
 
 
 async def wait_ready(base_url: str, plant: Plant | None) -> None:
