@@ -131,7 +131,8 @@ def _production(host: str, port: int, workers: int, dealers: int, stream_workers
     from .terminal import fail
 
     app = make_app()  # a bad setting is one line and exit 2 before anything starts
-    if stream_workers and (stream_port or port + 1) == port:
+    stream_port = stream_port or port + 1
+    if stream_workers and stream_port == port:
         fail("--stream-port: must differ from --port (the streams' workers listen on a port of their own)")
     if not settings.value("CASINO_REDIS_URL") and not app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
         fail("CASINO_DATABASE_URL: --production needs PostgreSQL (or CASINO_REDIS_URL) so its processes share events")
@@ -141,7 +142,7 @@ def _production(host: str, port: int, workers: int, dealers: int, stream_workers
     commands = [[sys.executable, "-m", "casino_holdem", "dealer", "--json-logs"]] * dealers
     if stream_workers:
         commands.append([sys.executable, "-m", "casino_holdem", "serve", "--production", "--host", host,
-                         "--port", str(stream_port or port + 1), "--workers", str(stream_workers), "--dealers", "0"])
+                         "--port", str(stream_port), "--workers", str(stream_workers), "--dealers", "0"])
     children = Children(commands)
     children.start()
     proxies = settings.value("CASINO_TRUSTED_PROXIES")
