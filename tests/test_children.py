@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import sys
 import time
+from pathlib import Path
+
+import pytest
 
 from casino_holdem.commands import children as children_module
 from casino_holdem.commands.children import Children
@@ -49,5 +52,36 @@ def test_a_child_stopped_on_purpose_is_not_started_again() -> None:
         stopped.wait()
         time.sleep(3 * children_module.WATCH_SECONDS)
         assert children.processes == [stopped]
+    finally:
+        children.stop()
+
+
+@pytest.mark.parametrize(("quick_ends", "seconds"), [
+    (0, 0.0),    # it had run steadily: started again at once
+    (1, 1.0),    # the first quick end: within the watch's second, as before
+    (2, 2.0),
+    (3, 4.0),
+    (6, 32.0),
+    (7, 60.0),   # never longer than a minute
+    (40, 60.0),
+])
+def test_a_child_that_keeps_ending_at_once_waits_twice_as_long_each_time(quick_ends: int, seconds: float) -> None:
+    assert children_module.restart_wait(quick_ends) == seconds
+
+
+def test_a_child_that_fails_at_start_is_not_started_every_second(tmp_path: Path) -> None:
+    """A child that cannot start (its port taken, a setting it refuses) ends at once each time: it
+    is started again after 1, 2, 4 … seconds, not every second without end."""
+    starts = tmp_path / "starts"
+    failing = [sys.executable, "-c", f"open({str(starts)!r}, 'a').write('x'); raise SystemExit(3)"]
+    children = Children([failing])
+    children.start()
+    try:
+        wait_until(lambda: starts.exists() and len(starts.read_text()) >= 2, seconds=60,
+                   what="the failing child started again once")
+        started_again_at = time.monotonic()
+        time.sleep(4 * children_module.WATCH_SECONDS)
+        # after its second quick end it waits 2 s, after its third 4 s: at most one more start in 4 s
+        assert len(starts.read_text()) <= 3, time.monotonic() - started_again_at
     finally:
         children.stop()

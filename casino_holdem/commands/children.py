@@ -3,6 +3,11 @@ workers), kept running as uvicorn keeps its own workers: one that ends while the
 crash, a ``kill -9``) is started again within :data:`WATCH_SECONDS`, so the floor is never left
 without a dealer or without its live updates until someone restarts the whole service (issue 10).
 
+A child that keeps ending soon after it starts (its port taken, a setting it refuses) is started
+again after a wait that doubles each time, up to :data:`LONGEST_WAIT_SECONDS`, so a broken child
+is not started, and logged, every second without end; one that ran for :data:`STEADY_SECONDS`
+before it ended is started again at once.
+
 A child that ends because it was asked to (exit 0, or SIGTERM or SIGINT) is not started again: a
 service manager stopping the service signals every one of its processes at once, before ``serve``
 itself gets to :meth:`Children.stop`. On stop each child gets SIGTERM: a dealer finishes its
@@ -15,7 +20,9 @@ import logging
 import signal
 import subprocess
 import threading
+import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 log = logging.getLogger(__name__)
 #: how often the children are looked at
@@ -24,6 +31,29 @@ WATCH_SECONDS = 1.0
 STOP_SECONDS = 60.0
 #: the exit statuses of a child that stopped because it was asked to (``Popen.returncode``)
 ASKED_TO_STOP = frozenset({0, -signal.SIGTERM, -signal.SIGINT})
+#: a child that ran this long before it ended is started again at once (module docstring)
+STEADY_SECONDS = 10.0
+#: the longest wait before a child that keeps ending soon after its start is started again
+LONGEST_WAIT_SECONDS = 60.0
+
+
+def restart_wait(quick_ends: int) -> float:
+    """Seconds to wait before starting a child again that has ended ``quick_ends`` times in a row
+    sooner than :data:`STEADY_SECONDS` after its start (0: it had run steadily): doubling from
+    :data:`WATCH_SECONDS`, at most :data:`LONGEST_WAIT_SECONDS`."""
+    return 0.0 if quick_ends < 1 else min(WATCH_SECONDS * 2 ** (quick_ends - 1), LONGEST_WAIT_SECONDS)
+
+
+@dataclass
+class _Child:
+    """One child: its process, when it started, its quick ends in a row (:func:`restart_wait`) and,
+    once ended, when it is started again."""
+
+    command: list[str]
+    process: subprocess.Popen[bytes]
+    started: float
+    quick_ends: int = 0
+    restart_at: float | None = None
 
 
 class Children:
@@ -31,23 +61,39 @@ class Children:
 
     def __init__(self, commands: Sequence[Sequence[str]]) -> None:
         self.commands = [list(command) for command in commands]
-        self.processes: list[subprocess.Popen[bytes]] = []
+        self.children: list[_Child] = []
         self._stopping = threading.Event()
         self._lock = threading.Lock()
         self._watcher = threading.Thread(target=self._watch, name="children", daemon=True)
 
+    @property
+    def processes(self) -> list[subprocess.Popen[bytes]]:
+        """Each child's current process, in the order of the commands."""
+        return [child.process for child in self.children]
+
     def start(self) -> None:
-        self.processes = [subprocess.Popen(command) for command in self.commands]
+        self.children = [_Child(command, subprocess.Popen(command), time.monotonic()) for command in self.commands]
         self._watcher.start()
 
     def _watch(self) -> None:
         while not self._stopping.wait(WATCH_SECONDS):
             with self._lock:
-                for index, process in enumerate(self.processes):
-                    if process.poll() not in (None, *ASKED_TO_STOP) and not self._stopping.is_set():
-                        log.warning("%s ended (exit %s): started again", " ".join(self.commands[index][2:]),
-                                    process.returncode)
-                        self.processes[index] = subprocess.Popen(self.commands[index])
+                for child in self.children:
+                    if child.process.poll() not in (None, *ASKED_TO_STOP) and not self._stopping.is_set():
+                        self._restart(child, time.monotonic())
+
+    @staticmethod
+    def _restart(child: _Child, now: float) -> None:
+        """Start an ended child again, at once or after its wait (module docstring)."""
+        if child.restart_at is None:
+            ran = now - child.started
+            child.quick_ends = child.quick_ends + 1 if ran < STEADY_SECONDS else 0
+            wait = restart_wait(child.quick_ends)
+            child.restart_at = now + wait
+            log.warning("%s ended (exit %s) after %.1f s: started again%s", " ".join(child.command[2:]),
+                        child.process.returncode, ran, f" in {wait:.0f} s" if wait else "")
+        if now >= child.restart_at:
+            child.process, child.started, child.restart_at = subprocess.Popen(child.command), now, None
 
     def stop(self) -> None:
         """SIGTERM to each child, then wait for it to finish (at most :data:`STOP_SECONDS` each)."""
