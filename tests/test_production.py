@@ -107,3 +107,17 @@ def test_serve_production_on_postgresql(postgres_url: str, tmp_path: Path) -> No
         assert "casino_bets_total 1.0" in scraped and "casino_request_seconds_bucket" in scraped
         assert 'casino_pool_amount{pool="' in scraped and 'casino_state_builds_total{topic="table"}' in scraped
         assert 'casino_gc_pause_seconds_count{generation="2"}' in scraped  # the processes settled their collectors
+
+
+@pytest.mark.parametrize(("arguments", "field"), [
+    (["--port", "65535", "--stream-workers", "1"], "--stream-port"),   # the next port does not exist
+    (["--port", "65536"], "--port"),
+    (["--port", "0"], "--port"),
+    (["--stream-workers", "1", "--stream-port", "65536"], "--stream-port"),
+])
+def test_production_refuses_a_port_that_does_not_exist(tmp_path: Path, monkeypatch, arguments: list[str],
+                                                       field: str) -> None:
+    monkeypatch.setenv("CASINO_DATABASE_URL", f"sqlite:///{tmp_path / 'x.sqlite3'}")
+    monkeypatch.setenv("CASINO_SECRET_KEY", "test")
+    result = CliRunner().invoke(main, ["serve", "--production", *arguments])
+    assert result.exit_code == 2 and field in result.output

@@ -12,6 +12,9 @@ import click
 from .context import make_app
 from .figures import CHILD_STOP_SECONDS, start_worker
 
+#: the highest TCP port
+MAX_PORT = 65535
+
 if TYPE_CHECKING:
     from flask import Flask
 
@@ -134,6 +137,8 @@ def _production(host: str, port: int, workers: int, dealers: int, stream_workers
     stream_port = stream_port or port + 1
     if stream_workers and stream_port == port:
         fail("--stream-port: must differ from --port (the streams' workers listen on a port of their own)")
+    if stream_workers and stream_port > MAX_PORT:
+        fail(f"--stream-port: required when --port is {port} (the next port, the default, is beyond {MAX_PORT})")
     if not settings.value("CASINO_REDIS_URL") and not app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
         fail("CASINO_DATABASE_URL: --production needs PostgreSQL (or CASINO_REDIS_URL) so its processes share events")
     if not settings.metrics_dir():
@@ -156,7 +161,7 @@ def _production(host: str, port: int, workers: int, dealers: int, stream_workers
 
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=5000, show_default=True, type=int)
+@click.option("--port", default=5000, show_default=True, type=click.IntRange(1, MAX_PORT))
 @click.option("--demo", is_flag=True, help="Migrate, create the demo data and let the bots play.")
 @click.option("--bots/--no-bots", default=None, help="Demo bots (default: on with --demo).")
 @click.option("--production", is_flag=True, help="uvicorn workers (asynchronous event streams) and dealer "
@@ -166,7 +171,7 @@ def _production(host: str, port: int, workers: int, dealers: int, stream_workers
 @click.option("--stream-workers", default=0, show_default=True, type=click.IntRange(0, 64),
               help="With --production: workers of their own for the event streams, on --stream-port (the proxy "
                    "sends /events/ there); 0: the web workers serve them.")
-@click.option("--stream-port", type=click.IntRange(1, 65535), help="With --stream-workers (default: --port + 1).")
+@click.option("--stream-port", type=click.IntRange(1, MAX_PORT), help="With --stream-workers (default: --port + 1).")
 def serve(host: str, port: int, demo: bool, bots: bool | None, production: bool, workers: int, dealers: int,
           stream_workers: int, stream_port: int | None) -> None:
     """Run the web app with the dealer loop in a background thread (development), or the
