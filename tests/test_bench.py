@@ -136,3 +136,31 @@ def test_the_load_bench_opens_streams_where_its_server_command_serves_them(templ
         ["--database-url", "postgresql://127.0.0.1/x", "--server-cmd", template]))
     argv, production, streams_apart = run.server_argv(args, 8000, {}, 8001)
     assert production and streams_apart is apart and ("8001" in argv) is apart
+
+
+SPAWNED = ["python3", "-B", "-c", "from multiprocessing.spawn import spawn_main; spawn_main(tracker_fd=7)",
+           "--multiprocessing-fork"]
+SERVE = ["casino-holdem", "serve", "--production", "--workers", "2", "--stream-workers", "1"]
+STREAMS = ["python3", "-m", "casino_holdem", "serve", "--production", "--port", "8001", "--workers", "1"]
+DEALER = ["python3", "-m", "casino_holdem", "dealer", "--json-logs"]
+TRACKER = ["python3", "-B", "-c", "from multiprocessing.resource_tracker import main;main(6)"]
+
+
+@pytest.mark.parametrize(("tree", "workers"), [
+    # serve --production --workers 2 --stream-workers 1 --dealers 1: its two workers and the streams' server
+    ([(10, 1, SERVE), (11, 10, DEALER), (12, 10, STREAMS), (13, 10, TRACKER), (14, 10, SPAWNED),
+      (15, 10, SPAWNED)], [14, 15, 12]),
+    # the streams' server with two workers of its own: they answer, it does not
+    ([(10, 1, SERVE), (12, 10, STREAMS), (16, 12, SPAWNED), (17, 12, SPAWNED), (14, 10, SPAWNED)], [16, 17, 14]),
+    # a server in one process (the development server): the server itself
+    ([(10, 1, SERVE)], [10]),
+    ([(10, 1, SERVE), (11, 10, DEALER)], [10]),
+])
+def test_faults_kill_a_web_worker_never_a_dealer_or_the_resource_tracker(tree: list[Any], workers: list[int]) -> None:
+    """``bench/faults.py``'s "kill -9 a web worker" picks among the processes that answer HTTP."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        from loadlib import procs
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    assert procs.web_workers(tree) == workers

@@ -77,11 +77,11 @@ class Faults:
 
     def kill_worker(self, ctx: Context, started: float) -> None:
         server = ctx.plant.by_role("server")[0] if ctx.plant else None
-        pids = server.pids() if server else []
-        if len(pids) > 1:
-            self._kill(self.rng.choice(pids[1:]), "kill -9 a web worker", started)
+        workers = server.web_workers() if server else []
+        if server is not None and workers == [server.pid]:
+            self._kill(server.pid, "kill -9 the web server (it has no separate workers)", started)
         else:
-            self._kill(pids[0] if pids else None, "kill -9 the web server (it has no separate workers)", started)
+            self._kill(self.rng.choice(workers) if workers else None, "kill -9 a web worker", started)
 
     def kill_dealer(self, ctx: Context, started: float) -> None:
         dealers = [s for s in (ctx.plant.by_role("dealer") if ctx.plant else []) if s.alive()]

@@ -87,6 +87,17 @@ class Service:
         except psutil.NoSuchProcess:
             return []
 
+    def web_workers(self) -> list[int]:
+        """The processes under this one that answer HTTP (:func:`web_workers`), as it runs now."""
+        rows = []
+        for pid in self.pids():
+            try:
+                process = psutil.Process(pid)
+                rows.append((pid, process.ppid(), process.cmdline()))
+            except psutil.NoSuchProcess:
+                continue
+        return web_workers(rows)
+
     def stop(self) -> None:
         """SIGTERM to the process group we created, then SIGKILL after a grace period."""
         if self.process is None or self.process.poll() is not None:
@@ -108,6 +119,22 @@ class Service:
             return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
         except OSError:
             return ""
+
+
+def web_workers(processes: list[tuple[int, int, list[str]]]) -> list[int]:
+    """Of a server's process tree (pid, parent pid, command line; the root first), the processes
+    that answer HTTP: uvicorn's workers (multiprocessing's spawned children), and a ``serve`` child
+    (the streams' server) that has none of its own and so answers itself; never the root when it
+    has workers, its dealers, or multiprocessing's resource tracker. A root without workers is its
+    own web server."""
+    def spawned(command: list[str]) -> bool:
+        return any("spawn_main" in part for part in command)
+
+    parents = {ppid for _, ppid, command in processes if spawned(command)}
+    workers = [pid for pid, _, command in processes if spawned(command)]
+    servers = [pid for pid, _, command in processes[1:]
+               if "serve" in command and not spawned(command) and pid not in parents]
+    return workers + servers or [pid for pid, *_ in processes[:1]]
 
 
 @dataclass
@@ -164,11 +191,16 @@ class CpuMeter:
     last: dict[int, tuple[str, float]] = field(default_factory=dict)
     marked: float | None = None
     stopped: float | None = None
+    sampling: threading.Lock = field(default_factory=threading.Lock)
 
     def _pids(self) -> dict[str, list[int]]:
         return {name: source() for name, source in self.groups.items()}
 
     def sample(self) -> None:
+        with self.sampling:  # the loop's mark and finish, and run's thread
+            self._sample()
+
+    def _sample(self) -> None:
         if self.stopped is not None:
             return
         for name, pids in self._pids().items():
@@ -208,8 +240,12 @@ class CpuMeter:
                 for name, seconds in spent.items()}
 
     async def run(self, every: float = 1.0) -> None:
+        """Sample every ``every`` seconds, off the event loop: finding a server the bench did not
+        start walks every socket of the machine (:func:`listening_pids`), which with thousands of
+        streams open took hundreds of milliseconds, and the client's loop timed that as the
+        server's latency."""
         while self.stopped is None:
-            self.sample()
+            await asyncio.to_thread(self.sample)
             await asyncio.sleep(every)
 
 
