@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, cast
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.attributes import set_committed_value
 from werkzeug.security import generate_password_hash
@@ -50,6 +50,19 @@ MAX_USERNAME = 64
 #: the ledger's tables, written by plain statements (:func:`post`)
 LEDGER_ACCOUNTS, LEDGER_TRANSACTIONS, POSTINGS = (LedgerAccount.__table__, LedgerTransaction.__table__,
                                                   Posting.__table__)
+# :func:`post`'s statements, built once with their parameters named (issue 10: every bet, decision
+# and settlement posts, and building a statement and its cache key per call cost the web worker
+# more CPU than the statement's round trip; measured in bench/request_cost.py)
+#: a new ledger transaction, unsealed (``kind``, ``round_id``, ``idempotency_key``): its id
+NEW_TRANSACTION = insert(LEDGER_TRANSACTIONS).values(sealed=False).returning(LEDGER_TRANSACTIONS.c.id)
+#: the postings of one ledger transaction (many parameter sets at once)
+NEW_POSTINGS = insert(POSTINGS)
+#: the seal: the database then checks the transaction balances per currency (migration 0001)
+SEAL = update(LEDGER_TRANSACTIONS).where(LEDGER_TRANSACTIONS.c.id == bindparam("transaction_id")).values(sealed=True)
+#: one account's stored balance moved by ``delta`` (``account_id``): the balance it leaves
+ADD_TO_BALANCE = (update(LEDGER_ACCOUNTS).where(LEDGER_ACCOUNTS.c.id == bindparam("account_id"))
+                  .values(balance=LEDGER_ACCOUNTS.c.balance + bindparam("delta", type_=LEDGER_ACCOUNTS.c.balance.type))
+                  .returning(LEDGER_ACCOUNTS.c.balance))
 
 
 class LedgerImbalance(RuntimeError):
@@ -237,15 +250,12 @@ def post(kind: str, entries: Sequence[Entry], *, round_id: int | None = None,
     db.session.flush()  # plain statements do not flush: what the session holds goes first
     _add_to(own)
     transaction_id: int = db.session.execute(
-        insert(LEDGER_TRANSACTIONS).values(kind=kind, round_id=round_id, idempotency_key=idempotency_key,
-                                           sealed=False)
-        .returning(LEDGER_TRANSACTIONS.c.id)).scalar_one()
+        NEW_TRANSACTION, {"kind": kind, "round_id": round_id, "idempotency_key": idempotency_key}).scalar_one()
     if legs:  # an empty list would insert one row of defaults
-        db.session.execute(insert(POSTINGS), [
+        db.session.execute(NEW_POSTINGS, [
             {"transaction_id": transaction_id, "account_id": entry.account.id, "currency": entry.account.currency,
              "amount": entry.amount, "memo": entry.memo, "player_id": entry.player_id} for entry in legs])
-    db.session.execute(update(LEDGER_TRANSACTIONS).where(LEDGER_TRANSACTIONS.c.id == transaction_id)
-                       .values(sealed=True))
+    db.session.execute(SEAL, {"transaction_id": transaction_id})
     _add_to([entry for entry in legs if entry.account.kind != AccountKind.WALLET])
     return transaction_id
 
@@ -275,10 +285,8 @@ def _add_to(entries: Sequence[Entry]) -> None:
         added[entry.account.id] += entry.amount
     for account_id in sorted(added, key=lambda key: (accounts[key].kind not in PLAYER_SIDE, key)):
         account = accounts[account_id]
-        balance = db.session.execute(
-            update(LEDGER_ACCOUNTS).where(LEDGER_ACCOUNTS.c.id == account_id)
-            .values(balance=LEDGER_ACCOUNTS.c.balance + added[account_id])
-            .returning(LEDGER_ACCOUNTS.c.balance)).scalar_one()
+        balance = db.session.execute(ADD_TO_BALANCE, {"account_id": account_id,
+                                                      "delta": added[account_id]}).scalar_one()
         set_committed_value(account, "balance", balance)
         if not account.may_go_negative and balance < 0:
             raise LedgerImbalance(f"account {account.code} would go negative")
