@@ -70,6 +70,7 @@ def test_load_smoke_has_no_errors_and_a_sound_ledger(bench_database: str, tmp_pa
     assert any(label.startswith("GET /events/lobby (idle) (first event)") for label in report["latency"]), output
     assert len([name for name in report["cpu"] if name.startswith("  bench client pid")]) == 2, output
     assert report["cpu"]["server"]["seconds"] > 0, output
+    assert report["rates"]["server_cpu_ms_per_request"] > 0 and "server CPU per request" in output, output
     assert report["state_builds"]["table"]["count"] > 0, output  # the server's casino_state_builds_total
     assert report["request_queue"]["decision"]["count"] > 0, output  # casino_request_queue_seconds, R8
     assert "2" in report["gc_pauses"], output  # casino_gc_pause_seconds: the processes settled their collectors

@@ -151,6 +151,9 @@ def render(report: dict[str, Any]) -> str:
         out.append(f"throughput: {rates['requests_per_second']} requests/s, {rates['bets_per_second']} bets/s, "
                    f"{rates['decisions_per_second']} decisions/s ({rates['requests']} requests, {rates['bets']} bets, "
                    f"{rates['decisions']} decisions)")
+        if "server_cpu_ms_per_request" in rates:
+            out.append(f"server CPU per request: {rates['server_cpu_ms_per_request']} ms (server and dealers' CPU "
+                       "seconds / requests; more for the same code and load on a host whose cores other work shares)")
     if "latency" in report:
         out.append("latency per endpoint (measured window; [setup]: before it):")
         out += [_line(label, figures) for label, figures in report["latency"].items()]
