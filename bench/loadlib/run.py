@@ -391,7 +391,7 @@ def finish_report(ctx: Context, report: dict[str, Any], checks: list[dict[str, A
                                "decisions_per_second": rec.rate("decision")}
             spent = report.get("cpu", {}).get(SERVER_TOTAL)
             if spent and report["rates"]["requests"]:  # the same code and load spend more on a host whose
-                # cores other work shares (measured: 13 ms one day, 25 ms the next, at 500 players)
+                # cores other work shares (measured: 13 ms, then 26 ms later the same day, at 500 players)
                 report["rates"]["server_cpu_ms_per_request"] = round(
                     1000 * spent["seconds"] / report["rates"]["requests"], 1)
             report["latency"] = rec.latency_table()
