@@ -77,23 +77,26 @@ class Service:
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
 
-    def pids(self) -> list[int]:
-        """This process and its children (a pre-forking server's workers)."""
+    def _tree(self) -> list[psutil.Process]:
+        """This process and its children (a pre-forking server's workers), this process first."""
         if not self.alive() or self.pid is None:
             return []
         try:
             root = psutil.Process(self.pid)
-            return [self.pid] + [child.pid for child in root.children(recursive=True)]
+            return [root, *root.children(recursive=True)]
         except psutil.NoSuchProcess:
             return []
+
+    def pids(self) -> list[int]:
+        """This process and its children (a pre-forking server's workers)."""
+        return [process.pid for process in self._tree()]
 
     def web_workers(self) -> list[int]:
         """The processes under this one that answer HTTP (:func:`web_workers`), as it runs now."""
         rows = []
-        for pid in self.pids():
+        for process in self._tree():
             try:
-                process = psutil.Process(pid)
-                rows.append((pid, process.ppid(), process.cmdline()))
+                rows.append((process.pid, process.ppid(), process.cmdline()))
             except psutil.NoSuchProcess:
                 continue
         return web_workers(rows)
