@@ -12,7 +12,10 @@ reused). Unless ``--url`` names a running server, the bench starts one (``serve 
 and stops them at the end. N players log in with the session's CSRF token, hold their table's
 and the lobby's event streams open, bet each round and decide at human pace: a random think
 time that ends before the decision window does (R8), retrying network errors with the same
-``request_id``. ``--streams K`` adds K idle streams.
+``request_id``. ``--streams K`` adds K idle streams. The tables fill one after another over
+``--arrival`` seconds (default: one round's length), so their rounds run out of phase as on a floor
+whose tables opened and filled at different times; ``--arrival 0`` seats everyone at once (a flash
+crowd: every table bets in the same window, and the floor's bets come in one burst).
 
 It prints requests/s, bets/s, decisions/s, p50/p95/p99 latency per endpoint, errors by kind, the
 share of decisions the house automated and of those sent inside their window that it automated

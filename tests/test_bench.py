@@ -64,6 +64,7 @@ def test_load_smoke_has_no_errors_and_a_sound_ledger(bench_database: str, tmp_pa
     assert report["errors"] == {}, output
     assert report["audit_ledger"]["sound"], output
     assert report["rates"]["bets"] > 0 and report["rates"]["decisions"] > 0, output
+    assert report["config"]["arrival"] == 10.0, output  # the tables filled one after another
     assert report["streams"]["delivering_max"] == report["streams"]["target"], output
     # the streams nobody reads are held by a process of their own, timed and counted with the rest
     assert report["holder_loop_lag"]["count"] > 0, output
@@ -112,8 +113,18 @@ def test_the_request_cost_bench_refuses_bad_options_naming_them(arguments: list[
     assert result.returncode == 2 and result.stderr.startswith(field), result.stderr
 
 
+def _bench_modules() -> Any:
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        from loadlib import options, run
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    return options, run
+
+
 @pytest.mark.parametrize(("arguments", "field"), [
     (["--stream-workers", "17"], "--stream-workers"),
+    (["--arrival", "-1"], "--arrival"),
     (["--stream-url", "http://127.0.0.1:9"], "--stream-url"),  # only with --url: a started server says where
     (["--url", "http://127.0.0.1:9", "--stream-url", "http://10.1.2.3:9"], "--stream-url")])
 def test_the_load_bench_refuses_bad_stream_options_naming_them(arguments: list[str], field: str) -> None:
@@ -128,15 +139,38 @@ def test_the_load_bench_refuses_bad_stream_options_naming_them(arguments: list[s
     ("{cli} serve --production --stream-workers {stream_workers} --stream-port {stream_port} --port {port}", True)])
 def test_the_load_bench_opens_streams_where_its_server_command_serves_them(template: str, apart: bool) -> None:
     """A --server-cmd without the streams' port serves them on its own port, whatever --stream-workers says."""
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        from loadlib import options, run
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
+    options, run = _bench_modules()
     args = options.resolve(options.parser("").parse_args(
         ["--database-url", "postgresql://127.0.0.1/x", "--server-cmd", template]))
     argv, production, streams_apart = run.server_argv(args, 8000, {}, 8001)
     assert production and streams_apart is apart and ("8001" in argv) is apart
+
+
+@pytest.mark.parametrize(("table_of", "tables", "span", "times"), [
+    # two tables over 10 s: the first table's players at once (a stream ramp step apart), the second's at 5 s
+    ([1, 2, 1, 2], [1, 2], 10.0, [0.0, 5.0, 0.005, 5.005]),
+    # a flash crowd (span 0): everyone at once, one ramp step apart, in the players' order
+    ([1, 2, 1], [1, 2], 0.0, [0.0, 0.01, 0.005]),
+    # four tables over 40 s: table k of 4 at 10·k s, whatever order the players are listed in
+    ([4, 3, 2, 1], [1, 2, 3, 4], 40.0, [30.0, 20.0, 10.0, 0.0]),
+    # a span too short for the ramp: the ramp step wins
+    ([1, 2], [1, 2], 0.004, [0.0, 0.005]),
+])
+def test_the_tables_fill_one_after_another_so_they_deal_out_of_phase(
+        table_of: list[int], tables: list[int], span: float, times: list[float]) -> None:
+    _, run = _bench_modules()
+    assert run.sit_down_times(table_of, tables, span) == pytest.approx(times)
+
+
+@pytest.mark.parametrize(("arguments", "arrival"), [
+    ([], 10 + 3 * 10 + 6.0),  # one round: betting, three decision windows (R8), the showdown pause (R2.7)
+    (["--betting-seconds", "5", "--decision-seconds", "4", "--showdown-pause", "0"], 17.0),
+    (["--arrival", "0"], 0.0),
+    (["--smoke"], 10.0)])
+def test_the_tables_fill_over_one_round_unless_told(arguments: list[str], arrival: float) -> None:
+    options, _ = _bench_modules()
+    args = options.resolve(options.parser("").parse_args(["--database-url", "postgresql://127.0.0.1/x", *arguments]))
+    assert args.arrival == arrival
 
 
 SPAWNED = ["python3", "-B", "-c", "from multiprocessing.spawn import spawn_main; spawn_main(tracker_fd=7)",

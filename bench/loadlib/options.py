@@ -18,7 +18,8 @@ from urllib.parse import urlsplit
 
 #: hard bounds: the instrument refuses anything larger
 BOUNDS = {"players": 5000, "tables": 500, "pools": 50, "streams": 20000, "duration": 900.0, "workers": 16,
-          "stream_workers": 16, "dealers": 16, "betting_seconds": 120, "decision_seconds": 120, "showdown_pause": 120}
+          "stream_workers": 16, "dealers": 16, "betting_seconds": 120, "decision_seconds": 120, "showdown_pause": 120,
+          "arrival": 900.0}
 #: a full measurement run
 DEFAULTS: dict[str, Any] = {"players": 100, "tables": 10, "pools": 2, "streams": 0, "duration": 60.0,
                             "betting_seconds": 10, "decision_seconds": 10, "workers": 2, "stream_workers": 1,
@@ -26,7 +27,7 @@ DEFAULTS: dict[str, Any] = {"players": 100, "tables": 10, "pools": 2, "streams":
 #: small enough for CI
 SMOKE: dict[str, Any] = {"players": 20, "tables": 4, "pools": 2, "streams": 20, "duration": 30.0,
                          "betting_seconds": 5, "decision_seconds": 5, "workers": 2, "stream_workers": 1,
-                         "margin": 1.0, "showdown_pause": 6.0}
+                         "margin": 1.0, "showdown_pause": 6.0, "arrival": 10.0}
 #: besides the load itself: setup (the CLI creates missing players), drain, audit and checks
 CEILING_SLACK = 900.0
 
@@ -69,6 +70,12 @@ def parser(description: str) -> argparse.ArgumentParser:
                                                          "with --url, that server's): the next round is due after it")
     p.add_argument("--margin", type=float, help="a decision is sent at the latest this many seconds before "
                                                 "its deadline (never after it)")
+    p.add_argument("--arrival", type=float,
+                   help="seconds over which the tables fill, one after another: table k of n sits its players "
+                        "down at k/n of it, so the tables deal out of phase as on a floor whose tables opened "
+                        "and filled at different times (default: one round's length, betting + 3 decision "
+                        "windows + showdown pause; 0: every player at once, a flash crowd in which every table "
+                        "bets in the same window)")
     p.add_argument("--ceiling", type=float, help="hard wall-clock ceiling of the whole run (seconds)")
     p.add_argument("--cli", default=default_cli(), help="the casino-holdem executable")
     p.add_argument("--seed", type=int, help="seed of the players' choices and think times")
@@ -105,6 +112,12 @@ def check_database_url(url: str) -> None:
         raise OptionError("--database-url: the database must be on this machine (a loopback address)")
 
 
+def round_length(args: argparse.Namespace) -> float:
+    """The longest a round of the bench's tables takes: its betting window, the three decision
+    windows (R2.3-R2.5, R8) and the showdown pause (R2.7) before the next round opens."""
+    return float(args.betting_seconds + 3 * args.decision_seconds + args.showdown_pause)
+
+
 def resolve(args: argparse.Namespace) -> argparse.Namespace:
     """Fill in defaults (the smoke ones with ``--smoke``) and check every bound and address."""
     base = SMOKE if args.smoke else DEFAULTS
@@ -121,11 +134,13 @@ def resolve(args: argparse.Namespace) -> argparse.Namespace:
         raise OptionError("--stream-url: only with --url (a server the bench starts tells it where its streams are)")
     for key, high in BOUNDS.items():
         value = getattr(args, key, None)
-        low = 0 if key in ("streams", "dealers", "showdown_pause", "stream_workers") else 1
+        low = 0 if key in ("streams", "dealers", "showdown_pause", "stream_workers", "arrival") else 1
         if value is not None and not low <= value <= high:
             raise OptionError(f"--{key.replace('_', '-')}: {value} is outside {low}..{high}")
     if not 0 < args.margin < args.decision_seconds:
         raise OptionError(f"--margin: {args.margin} must be above 0 and below the decision window")
+    if args.arrival is None:
+        args.arrival = round_length(args)
     if args.ceiling is None:
-        args.ceiling = args.duration + CEILING_SLACK + args.players * 0.5
+        args.ceiling = args.duration + args.arrival + CEILING_SLACK + args.players * 0.5
     return args

@@ -15,7 +15,7 @@ import shlex
 import subprocess
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -166,21 +166,36 @@ def _streams(ctx: Context) -> tuple[int, int]:
     return own if ctx.holders is None else (own[0] + ctx.holders.open, own[1] + ctx.holders.live)
 
 
+def sit_down_times(table_of: Sequence[int], tables: Sequence[int], span: float) -> list[float]:
+    """Seconds from the start at which each player (``table_of``: the table each sits at) opens
+    their table's stream: the tables fill one after another, table k of n at k/n of ``span``, so
+    their rounds run out of phase as a floor's do, and no two players come closer together than
+    one stream ramp step (``1 / STREAM_RAMP`` s). Returned in the players' order."""
+    index = {table: k for k, table in enumerate(tables)}
+    times, previous = [0.0] * len(table_of), -1 / STREAM_RAMP
+    for player in sorted(range(len(table_of)), key=lambda i: (index[table_of[i]], i)):
+        previous = times[player] = max(index[table_of[player]] * span / len(tables), previous + 1 / STREAM_RAMP)
+    return times
+
+
 async def _open_streams(ctx: Context, stop: asyncio.Event) -> list[asyncio.Task[None]]:
-    """Each player's table stream, read by the player, here; then their lobby streams and the idle
-    ones in the holders' process (:mod:`.holders`), at the same pace."""
-    tasks, specs = [], []
-    for player in ctx.players:
-        tasks.append(asyncio.create_task(player.account.stream(
-            f"/events/tables/{player.table_id}", "GET /events/tables/{id}", player.on_table_state, stop)))
-        specs.append(Spec(player.account.cookie, "/events/lobby", "GET /events/lobby"))
-        await asyncio.sleep(1 / STREAM_RAMP)
+    """The idle streams and the players' lobby streams in the holders' process (:mod:`.holders`),
+    ramping up there meanwhile; here each player's table stream, read by the player, as they sit
+    down table by table over ``--arrival`` (:func:`sit_down_times`)."""
+    specs = [Spec(player.account.cookie, "/events/lobby", "GET /events/lobby") for player in ctx.players]
     for i in range(ctx.args.streams):
         watcher, table = ctx.watchers[i % len(ctx.watchers)], ctx.tables[i % len(ctx.tables)]
         specs.append(Spec(watcher.cookie, *(("/events/lobby", "GET /events/lobby (idle)") if i % 2 else
                                             (f"/events/tables/{table.id}", "GET /events/tables/{id} (idle)"))))
     ctx.holders = Holders(ctx.stream_url, specs, STREAM_RAMP)
     ctx.holders.start()
+    tasks, started = [], time.time()
+    times = sit_down_times([player.table_id for player in ctx.players], [table.id for table in ctx.tables],
+                           ctx.args.arrival)
+    for player, at in sorted(zip(ctx.players, times, strict=True), key=lambda pair: pair[1]):
+        await asyncio.sleep(max(0.0, started + at - time.time()))
+        tasks.append(asyncio.create_task(player.account.stream(
+            f"/events/tables/{player.table_id}", "GET /events/tables/{id}", player.on_table_state, stop)))
     return tasks
 
 
@@ -309,8 +324,8 @@ async def _decision_accounting(ctx: Context) -> dict[str, Any]:
 
 
 def _config(args: Any, others: list[str]) -> dict[str, Any]:
-    keys = ("players", "tables", "pools", "streams", "duration", "betting_seconds", "decision_seconds", "margin",
-            "workers", "stream_workers", "dealers")
+    keys = ("players", "tables", "pools", "streams", "duration", "arrival", "betting_seconds", "decision_seconds",
+            "margin", "workers", "stream_workers", "dealers")
     config = {key: getattr(args, key) for key in keys}
     config["server"] = args.url or "started by the bench"
     if others:
