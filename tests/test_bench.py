@@ -70,7 +70,8 @@ def test_load_smoke_has_no_errors_and_a_sound_ledger(bench_database: str, tmp_pa
     assert report["holder_loop_lag"]["count"] > 0, output
     assert any(label.startswith("GET /events/lobby (idle) (first event)") for label in report["latency"]), output
     assert len([name for name in report["cpu"] if name.startswith("  bench client pid")]) == 2, output
-    assert report["cpu"]["server"]["seconds"] > 0, output
+    assert report["cpu"]["server"]["seconds"] > 0 and report["cpu"]["PostgreSQL"]["seconds"] > 0, output
+    assert report["machine"]["busy_percent_of_core"] > 0, output
     assert report["rates"]["server_cpu_ms_per_request"] > 0 and "server CPU per request" in output, output
     assert report["state_builds"]["table"]["count"] > 0, output  # the server's casino_state_builds_total
     assert report["request_queue"]["decision"]["count"] > 0, output  # casino_request_queue_seconds, R8
@@ -114,12 +115,13 @@ def test_the_request_cost_bench_refuses_bad_options_naming_them(arguments: list[
 
 
 def _bench_modules() -> Any:
+    """The bench's ``loadlib`` modules ``options``, ``run`` and ``procs`` (``bench/`` is not a package)."""
     sys.path.insert(0, str(ROOT / "bench"))
     try:
-        from loadlib import options, run
+        from loadlib import options, procs, run
     finally:
         sys.path.remove(str(ROOT / "bench"))
-    return options, run
+    return options, run, procs
 
 
 @pytest.mark.parametrize(("arguments", "field"), [
@@ -139,7 +141,7 @@ def test_the_load_bench_refuses_bad_stream_options_naming_them(arguments: list[s
     ("{cli} serve --production --stream-workers {stream_workers} --stream-port {stream_port} --port {port}", True)])
 def test_the_load_bench_opens_streams_where_its_server_command_serves_them(template: str, apart: bool) -> None:
     """A --server-cmd without the streams' port serves them on its own port, whatever --stream-workers says."""
-    options, run = _bench_modules()
+    options, run, _ = _bench_modules()
     args = options.resolve(options.parser("").parse_args(
         ["--database-url", "postgresql://127.0.0.1/x", "--server-cmd", template]))
     argv, production, streams_apart = run.server_argv(args, 8000, {}, 8001)
@@ -158,7 +160,7 @@ def test_the_load_bench_opens_streams_where_its_server_command_serves_them(templ
 ])
 def test_the_tables_fill_one_after_another_so_they_deal_out_of_phase(
         table_of: list[int], tables: list[int], span: float, times: list[float]) -> None:
-    _, run = _bench_modules()
+    _, run, _ = _bench_modules()
     assert run.sit_down_times(table_of, tables, span) == pytest.approx(times)
 
 
@@ -168,7 +170,7 @@ def test_the_tables_fill_one_after_another_so_they_deal_out_of_phase(
     (["--arrival", "0"], 0.0),
     (["--smoke"], 10.0)])
 def test_the_tables_fill_over_one_round_unless_told(arguments: list[str], arrival: float) -> None:
-    options, _ = _bench_modules()
+    options, _, _ = _bench_modules()
     args = options.resolve(options.parser("").parse_args(["--database-url", "postgresql://127.0.0.1/x", *arguments]))
     assert args.arrival == arrival
 
@@ -193,9 +195,23 @@ TRACKER = ["python3", "-B", "-c", "from multiprocessing.resource_tracker import 
 ])
 def test_faults_kill_a_web_worker_never_a_dealer_or_the_resource_tracker(tree: list[Any], workers: list[int]) -> None:
     """``bench/faults.py``'s "kill -9 a web worker" picks among the processes that answer HTTP."""
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        from loadlib import procs
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
+    _, _, procs = _bench_modules()
     assert procs.web_workers(tree) == workers
+
+
+def test_the_cpu_meter_counts_postgresql_and_the_machine_apart_from_the_server() -> None:
+    """PostgreSQL's processes share the cores with the server, so the report shows them, but as
+    one figure (a backend per connection) and outside the server's total, which the server's CPU
+    per request is reckoned from; the machine's busy share says how much of the cores was left."""
+    _, _, procs = _bench_modules()
+    meter = procs.CpuMeter({})
+    meter.first = {1: 1.0, 2: 0.0, 3: 0.0, 4: 0.0, 5: 2.0}
+    meter.last = {1: ("server", 3.0), 2: ("server", 1.0), 3: (procs.DATABASE, 0.5), 4: (procs.DATABASE, 0.25),
+                  5: (procs.CLIENT, 2.5)}
+    meter.marked, meter.stopped, meter.busy = 100.0, 110.0, [50.0, 62.0]
+    figures = meter.figures()
+    assert figures[procs.SERVER_TOTAL]["seconds"] == figures["server"]["seconds"] == 3.0
+    assert figures["  server pid 1"]["seconds"] == 2.0
+    assert figures[procs.DATABASE] == {"seconds": 0.75, "percent_of_core": 7.5}
+    assert not [name for name in figures if name.startswith(f"  {procs.DATABASE}")]
+    assert meter.machine_percent() == 120.0

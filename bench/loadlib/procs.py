@@ -24,7 +24,13 @@ import psutil
 STOP_GRACE = 10.0
 #: the bench's own process, measured to show whether the client kept up; not part of the total
 CLIENT = "bench client"
+#: the database server's processes (the bench's database is on this machine, options.py): what
+#: the two cores give PostgreSQL, counted apart from the server's total and not process by process
+#: (a backend per connection)
+DATABASE = "PostgreSQL"
 SERVER_TOTAL = "server + dealers"
+#: the groups that are not the casino's server and dealers
+NOT_SERVER = (CLIENT, DATABASE)
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -182,6 +188,21 @@ def listening_pids(port: int) -> list[int]:
     return sorted(pids)
 
 
+def database_pids() -> list[int]:
+    """Every PostgreSQL process of this machine: its postmaster, backends (which come and go with
+    connections) and helpers, whichever database they serve."""
+    return [process.pid for process in psutil.process_iter(["name"])
+            if process.info["name"] in ("postgres", "postmaster")]
+
+
+def machine_busy() -> float:
+    """CPU seconds every core of the machine has spent busy since boot (all but idle and I/O
+    wait; a guest's time is already in user time, as psutil counts it)."""
+    times = psutil.cpu_times()
+    total = sum(times) - getattr(times, "guest", 0.0) - getattr(times, "guest_nice", 0.0)
+    return total - times.idle - getattr(times, "iowait", 0.0)
+
+
 @dataclass
 class CpuMeter:
     """CPU seconds (user + system) per named group of processes over a window, and per process
@@ -194,6 +215,8 @@ class CpuMeter:
     last: dict[int, tuple[str, float]] = field(default_factory=dict)
     marked: float | None = None
     stopped: float | None = None
+    #: the machine's busy CPU seconds at the window's start and end (:func:`machine_busy`)
+    busy: list[float] = field(default_factory=list)
     sampling: threading.Lock = field(default_factory=threading.Lock)
 
     def _pids(self) -> dict[str, list[int]]:
@@ -222,10 +245,20 @@ class CpuMeter:
         self.sample()
         self.marked = time.time()
         self.first = {pid: total for pid, (_, total) in self.last.items()}
+        self.busy = [machine_busy()]
 
     def finish(self) -> None:
         self.sample()
         self.stopped = time.time()
+        self.busy.append(machine_busy())
+
+    def machine_percent(self) -> float | None:
+        """How busy the machine's cores were in the window, in % of one core (200 % is two cores
+        busy throughout); None before the window has ended."""
+        window = (self.stopped or 0.0) - (self.marked or 0.0)
+        if len(self.busy) != 2 or window <= 0:
+            return None
+        return round(100 * (self.busy[1] - self.busy[0]) / window, 1)
 
     def figures(self) -> dict[str, dict[str, float]]:
         window = (self.stopped or time.time()) - (self.marked or time.time())
@@ -235,9 +268,10 @@ class CpuMeter:
         spent: dict[str, float] = {}
         for name, processes in by_group.items():
             spent[name] = sum(seconds for _, seconds in processes)
-            if len(processes) > 1:  # a pre-forking server's master and workers, or a restarted process
+            if len(processes) > 1 and name != DATABASE:  # a pre-forking server's master and workers, or
+                # a restarted process
                 spent.update((f"  {name} pid {pid}", seconds) for pid, seconds in processes)
-        spent[SERVER_TOTAL] = sum(spent[name] for name in by_group if name != CLIENT)
+        spent[SERVER_TOTAL] = sum(spent[name] for name in by_group if name not in NOT_SERVER)
         return {name: {"seconds": round(seconds, 2),
                        "percent_of_core": round(100 * seconds / window, 1) if window > 0 else 0.0}
                 for name, seconds in spent.items()}

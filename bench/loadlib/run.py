@@ -27,7 +27,18 @@ from . import database, floor
 from .client import Account, ApiError, connection_pool
 from .holders import Holders, Spec
 from .players import Pace, Player
-from .procs import CLIENT, SERVER_TOTAL, CpuMeter, Plant, Service, free_port, listening_pids, own_pid
+from .procs import (
+    CLIENT,
+    DATABASE,
+    SERVER_TOTAL,
+    CpuMeter,
+    Plant,
+    Service,
+    database_pids,
+    free_port,
+    listening_pids,
+    own_pid,
+)
 from .stats import Recorder, percentiles
 
 HOST = "127.0.0.1"
@@ -145,6 +156,7 @@ def cpu_meter(ctx: Context) -> CpuMeter:
     else:
         port = urlsplit(ctx.base_url).port or 80
         groups[f"server (port {port})"] = lambda: listening_pids(port)
+    groups[DATABASE] = database_pids
     return CpuMeter(groups)
 
 
@@ -360,7 +372,8 @@ async def _run(ctx: Context, hooks: Hooks, report: dict[str, Any], rng: random.R
         metering.cancel()
         report["cpu"] = meter.figures()
         report["machine"] = {"cpus": os.cpu_count(), "load_average_start": load_at_start,
-                             "load_average_end": round(os.getloadavg()[0], 2)}
+                             "load_average_end": round(os.getloadavg()[0], 2),
+                             "busy_percent_of_core": meter.machine_percent()}
     finally:
         if ctx.plant is not None:
             ctx.plant.stop()

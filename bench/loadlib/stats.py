@@ -144,8 +144,11 @@ def render(report: dict[str, Any]) -> str:
         out.append(f"measured window: {report['window_seconds']:.1f} s")
     if "machine" in report:
         m = report["machine"]
+        busy = m.get("busy_percent_of_core")
         out.append(f"machine: {m['cpus']} CPUs, load average {m['load_average_start']} before the run, "
-                   f"{m['load_average_end']} after it (other work shares these cores)")
+                   f"{m['load_average_end']} after it (other work shares these cores)" +
+                   ("" if busy is None else f"; busy {busy} % of one core in the measured window, "
+                                            f"of {100 * (m['cpus'] or 1)} %"))
     if "rates" in report:
         rates = report["rates"]
         out.append(f"throughput: {rates['requests_per_second']} requests/s, {rates['bets_per_second']} bets/s, "
