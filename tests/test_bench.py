@@ -11,6 +11,7 @@ request, beside the driver's floor) runs at three players.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
@@ -89,6 +90,31 @@ def test_faults_smoke_r8_no_round_stuck_and_money_whole_after_kills(bench_databa
     assert len(kills) == 2 and kills[1] == "kill -9 a dealer", output
 
 
+def test_the_bench_analyzes_a_database_whose_server_does_not(bench_database: str) -> None:
+    """With autovacuum off (this machine's cluster) nothing ever analyzes the tables a run fills,
+    and the planner's default estimates turned an indexed read into a scan of the whole table: the
+    bench analyzes after its set-up, as autovacuum would have. With autovacuum on it leaves the
+    statistics to the server."""
+    import psycopg
+
+    database = _bench_module("database")
+    plain = bench_database.replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(plain, autocommit=True) as connection:
+        connection.execute("CREATE TABLE IF NOT EXISTS bench_statistics (id integer)")
+        connection.execute("INSERT INTO bench_statistics SELECT generate_series(1, 100)")
+        autovacuum = connection.execute("SHOW autovacuum").fetchone()
+    note = database.fresh_statistics(bench_database)
+    with psycopg.connect(plain, autocommit=True) as connection:
+        analyzed = connection.execute("SELECT last_analyze FROM pg_stat_user_tables "
+                                      "WHERE relname = 'bench_statistics'").fetchone()
+        connection.execute("DROP TABLE bench_statistics")
+    if autovacuum == ("on",):
+        assert note is None
+    else:
+        assert note is not None and note.startswith("PostgreSQL's autovacuum is off")
+        assert analyzed is not None and analyzed[0] is not None
+
+
 def test_the_cost_of_one_request_beside_the_drivers_floor(bench_database: str, tmp_path: Path) -> None:
     """``bench/request_cost.py``: CPU and statements per endpoint, and the driver's own floor, in one run."""
     out = tmp_path / "requests.json"
@@ -114,14 +140,13 @@ def test_the_request_cost_bench_refuses_bad_options_naming_them(arguments: list[
     assert result.returncode == 2 and result.stderr.startswith(field), result.stderr
 
 
-def _bench_modules() -> Any:
-    """The bench's ``loadlib`` modules ``options``, ``run`` and ``procs`` (``bench/`` is not a package)."""
+def _bench_module(name: str) -> Any:
+    """One of the bench's ``loadlib`` modules (``bench/`` is not a package)."""
     sys.path.insert(0, str(ROOT / "bench"))
     try:
-        from loadlib import options, procs, run
+        return importlib.import_module(f"loadlib.{name}")
     finally:
         sys.path.remove(str(ROOT / "bench"))
-    return options, run, procs
 
 
 @pytest.mark.parametrize(("arguments", "field"), [
@@ -141,7 +166,7 @@ def test_the_load_bench_refuses_bad_stream_options_naming_them(arguments: list[s
     ("{cli} serve --production --stream-workers {stream_workers} --stream-port {stream_port} --port {port}", True)])
 def test_the_load_bench_opens_streams_where_its_server_command_serves_them(template: str, apart: bool) -> None:
     """A --server-cmd without the streams' port serves them on its own port, whatever --stream-workers says."""
-    options, run, _ = _bench_modules()
+    options, run = _bench_module("options"), _bench_module("run")
     args = options.resolve(options.parser("").parse_args(
         ["--database-url", "postgresql://127.0.0.1/x", "--server-cmd", template]))
     argv, production, streams_apart = run.server_argv(args, 8000, {}, 8001)
@@ -160,7 +185,7 @@ def test_the_load_bench_opens_streams_where_its_server_command_serves_them(templ
 ])
 def test_the_tables_fill_one_after_another_so_they_deal_out_of_phase(
         table_of: list[int], tables: list[int], span: float, times: list[float]) -> None:
-    _, run, _ = _bench_modules()
+    run = _bench_module("run")
     assert run.sit_down_times(table_of, tables, span) == pytest.approx(times)
 
 
@@ -170,7 +195,7 @@ def test_the_tables_fill_one_after_another_so_they_deal_out_of_phase(
     (["--arrival", "0"], 0.0),
     (["--smoke"], 10.0)])
 def test_the_tables_fill_over_one_round_unless_told(arguments: list[str], arrival: float) -> None:
-    options, _, _ = _bench_modules()
+    options = _bench_module("options")
     args = options.resolve(options.parser("").parse_args(["--database-url", "postgresql://127.0.0.1/x", *arguments]))
     assert args.arrival == arrival
 
@@ -195,7 +220,7 @@ TRACKER = ["python3", "-B", "-c", "from multiprocessing.resource_tracker import 
 ])
 def test_faults_kill_a_web_worker_never_a_dealer_or_the_resource_tracker(tree: list[Any], workers: list[int]) -> None:
     """``bench/faults.py``'s "kill -9 a web worker" picks among the processes that answer HTTP."""
-    _, _, procs = _bench_modules()
+    procs = _bench_module("procs")
     assert procs.web_workers(tree) == workers
 
 
@@ -203,7 +228,7 @@ def test_the_cpu_meter_counts_postgresql_and_the_machine_apart_from_the_server()
     """PostgreSQL's processes share the cores with the server, so the report shows them, but as
     one figure (a backend per connection) and outside the server's total, which the server's CPU
     per request is reckoned from; the machine's busy share says how much of the cores was left."""
-    _, _, procs = _bench_modules()
+    procs = _bench_module("procs")
     meter = procs.CpuMeter({})
     meter.first = {1: 1.0, 2: 0.0, 3: 0.0, 4: 0.0, 5: 2.0}
     meter.last = {1: ("server", 3.0), 2: ("server", 1.0), 3: (procs.DATABASE, 0.5), 4: (procs.DATABASE, 0.25),

@@ -367,6 +367,8 @@ async def _run(ctx: Context, hooks: Hooks, report: dict[str, Any], rng: random.R
                 meter.finish()
             else:
                 await _setup_people(ctx, pool, rng)
+                if (note := await asyncio.to_thread(database.fresh_statistics, args.database_url)) is not None:
+                    ctx.notes.append(note)
                 checks = await _play(ctx, hooks, meter)
                 report["decisions"] = await _decision_accounting(ctx)
         metering.cancel()
