@@ -32,7 +32,11 @@ class GameRound(db.Model):  # type: ignore[name-defined,misc]
                       # the rounds in play, a few per table however long the floor has run: a
                       # player's open rounds (R2.1: what their bets reserve) are found from here,
                       # not by reading every bet they ever made (issue 10)
-                      Index("ix_rounds_in_play", "id", postgresql_where=IN_PLAY, sqlite_where=IN_PLAY))
+                      Index("ix_rounds_in_play", "id", postgresql_where=IN_PLAY, sqlite_where=IN_PLAY),
+                      # when each table's last round finished (R2.7: the showdown pause before the
+                      # next), which the dealer asks on every wake: one step down this index, not a
+                      # read of every round the table ever played (issue 10)
+                      Index("ix_rounds_table_finished", "table_id", "finished_at"))
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"))

@@ -442,6 +442,39 @@ def test_issue10_r2_1_a_players_open_rounds_are_found_without_reading_their_hist
     assert "ix_rounds_in_play" in plan and "Seq Scan on rounds" not in plan, plan
 
 
+def test_issue10_r2_7_the_dealers_read_of_each_tables_last_finish_does_not_grow_with_its_history(app, pg) -> None:
+    """The dealer's read of what is due (:func:`.dealer.due`, on every wake) asks when each table's
+    last round finished (R2.7: the showdown pause before the next round): one step down the index
+    of the rounds by table and finish, not a read of every round the table ever played (46 ms a
+    read with 1,200 settled rounds on each of 50 tables; 0.9 ms by the index)."""
+    casino = pg
+    table = casino.table()
+    casino.open(table)
+    with db.engine.begin() as connection:  # a history: 5,000 settled rounds of the table, a minute apart
+        connection.execute(text(
+            "INSERT INTO rounds (table_id, number, phase, commitment, deck, nonce, dealt_count, opened_at, "
+            "finished_at, paytable_id, paytable_version, paytable_sha256, dealing) "
+            "SELECT table_id, number - g, 'settled', commitment, deck, nonce, dealt_count, opened_at, "
+            "opened_at - g * interval '1 minute', paytable_id, paytable_version, paytable_sha256, dealing "
+            "FROM rounds, generate_series(1, 5000) g WHERE table_id = :table"), {"table": table})
+        connection.execute(text("ANALYZE rounds"))
+    sent: list[tuple[str, object]] = []
+
+    def record(_connection: object, _cursor: object, statement: str, parameters: object, *_rest: object) -> None:
+        sent.append((statement, parameters))
+
+    event.listen(db.engine, "before_cursor_execute", record)
+    try:
+        assert dealer.due(T0).tables == []  # the open round takes bets: nothing is due
+    finally:
+        event.remove(db.engine, "before_cursor_execute", record)
+    (statement, parameters), = [(s, p) for s, p in sent if "max(rounds_1.finished_at)" in s]
+    with db.engine.connect() as connection:
+        plan = "\n".join(connection.exec_driver_sql(f"EXPLAIN {statement}", parameters).scalars())  # type: ignore[arg-type]
+    assert "ix_rounds_table_finished" in plan and "Heap Scan on rounds rounds_1" not in plan, plan
+    assert "Seq Scan on rounds rounds_1" not in plan, plan
+
+
 def test_issue_10_postgresql_compiles_no_statement_just_in_time(pg) -> None:
     """Every statement reads a few rows through their keys, and JIT compilation only adds to it:
     the dealer's read of every table, planned on statistics a burst of rounds had left stale,
