@@ -8,6 +8,7 @@ import threading
 import time
 from collections.abc import Callable
 from decimal import Decimal
+from typing import TypeVar
 
 import pytest
 from sqlalchemy import event, func, select, text
@@ -22,11 +23,31 @@ from support.casino import BETTING, SECOND, T0, assert_each_step_taken_once, dec
 from support.server import wait_until
 
 pytestmark = pytest.mark.postgres
+Read = TypeVar("Read")
 
 
 @pytest.fixture
 def pg(postgres_app, casino):
     return casino
+
+
+def plan_of(read: Callable[[], Read], marker: str) -> tuple[Read, str]:
+    """What ``read`` returns, and PostgreSQL's plan (``EXPLAIN``) of the one statement containing
+    ``marker`` that it sent, as sent (its parameters too)."""
+    sent: list[tuple[str, object]] = []
+
+    def record(_connection: object, _cursor: object, statement: str, parameters: object, *_rest: object) -> None:
+        sent.append((statement, parameters))
+
+    event.listen(db.engine, "before_cursor_execute", record)
+    try:
+        result = read()
+    finally:
+        event.remove(db.engine, "before_cursor_execute", record)
+    (statement, parameters), = [(s, p) for s, p in sent if marker in s]
+    with db.engine.connect() as connection:
+        plan = "\n".join(connection.exec_driver_sql(f"EXPLAIN {statement}", parameters).scalars())  # type: ignore[arg-type]
+    return result, plan
 
 
 def in_threads(app, jobs: list[Callable[[], object]]) -> list[Exception]:
@@ -426,19 +447,8 @@ def test_issue10_r2_1_a_players_open_rounds_are_found_without_reading_their_hist
             "FROM bets b JOIN rounds r ON r.table_id = :table AND r.id <> b.round_id WHERE b.round_id = :id"),
             {"table": table, "id": settled})
         connection.execute(text("ANALYZE rounds; ANALYZE bets"))
-    sent: list[tuple[str, object]] = []
-
-    def record(_connection: object, _cursor: object, statement: str, parameters: object, *_rest: object) -> None:
-        sent.append((statement, parameters))
-
-    event.listen(db.engine, "before_cursor_execute", record)
-    try:
-        assert wallet.balance(player).reserved == Decimal(40)  # R2.3-R2.5: the Ante's round is in play
-    finally:
-        event.remove(db.engine, "before_cursor_execute", record)
-    (statement, parameters), = [(s, p) for s, p in sent if "FROM bets JOIN rounds" in s]
-    with db.engine.connect() as connection:
-        plan = "\n".join(connection.exec_driver_sql(f"EXPLAIN {statement}", parameters).scalars())  # type: ignore[arg-type]
+    reserved, plan = plan_of(lambda: wallet.balance(player).reserved, "FROM bets JOIN rounds")
+    assert reserved == Decimal(40)  # R2.3-R2.5: the Ante's round is in play
     assert "ix_rounds_in_play" in plan and "Seq Scan on rounds" not in plan, plan
 
 
@@ -458,19 +468,8 @@ def test_issue10_r2_7_the_dealers_read_of_each_tables_last_finish_does_not_grow_
             "opened_at - g * interval '1 minute', paytable_id, paytable_version, paytable_sha256, dealing "
             "FROM rounds, generate_series(1, 5000) g WHERE table_id = :table"), {"table": table})
         connection.execute(text("ANALYZE rounds"))
-    sent: list[tuple[str, object]] = []
-
-    def record(_connection: object, _cursor: object, statement: str, parameters: object, *_rest: object) -> None:
-        sent.append((statement, parameters))
-
-    event.listen(db.engine, "before_cursor_execute", record)
-    try:
-        assert dealer.due(T0).tables == []  # the open round takes bets: nothing is due
-    finally:
-        event.remove(db.engine, "before_cursor_execute", record)
-    (statement, parameters), = [(s, p) for s, p in sent if "max(rounds_1.finished_at)" in s]
-    with db.engine.connect() as connection:
-        plan = "\n".join(connection.exec_driver_sql(f"EXPLAIN {statement}", parameters).scalars())  # type: ignore[arg-type]
+    due, plan = plan_of(lambda: dealer.due(T0), "max(rounds_1.finished_at)")
+    assert due.tables == []  # the open round takes bets: nothing is due
     assert "ix_rounds_table_finished" in plan and "Heap Scan on rounds rounds_1" not in plan, plan
     assert "Seq Scan on rounds rounds_1" not in plan, plan
 
