@@ -95,16 +95,13 @@ def test_the_bench_analyzes_a_database_whose_server_does_not(bench_database: str
     and the planner's default estimates turned an indexed read into a scan of the whole table: the
     bench analyzes after its set-up, as autovacuum would have. With autovacuum on it leaves the
     statistics to the server."""
-    import psycopg
-
     database = _bench_module("database")
-    plain = bench_database.replace("postgresql+psycopg://", "postgresql://")
-    with psycopg.connect(plain, autocommit=True) as connection:
+    with database.connect(bench_database) as connection:
         connection.execute("CREATE TABLE IF NOT EXISTS bench_statistics (id integer)")
         connection.execute("INSERT INTO bench_statistics SELECT generate_series(1, 100)")
         autovacuum = connection.execute("SHOW autovacuum").fetchone()
     note = database.fresh_statistics(bench_database)
-    with psycopg.connect(plain, autocommit=True) as connection:
+    with database.connect(bench_database) as connection:
         analyzed = connection.execute("SELECT last_analyze FROM pg_stat_user_tables "
                                       "WHERE relname = 'bench_statistics'").fetchone()
         connection.execute("DROP TABLE bench_statistics")
