@@ -175,11 +175,14 @@ def place_bets(player_id: int, table_id: int, ante: Decimal | str | int, bonus: 
     audit.record(audit.player_actor(player.id), "bets_placed", table_id=table.id, round_id=round_row.id,
                  player_id=player.id, now=moment, ante=bet.ante, bonus=bet.bonus, progressive=bet.progressive,
                  contribution=bet.contribution, currency=bet.currency, request_id=request_id)
-    # the round's in-play account is shared by the table's bettors: locked by this posting, held to commit
+    # the round's in-play account is shared by the table's bettors: locked by the statement that adds
+    # to it, held to commit; with a Progressive bet that is the contribution's posting, next to the
+    # pool's row (wallet.post's ``defer``)
     in_play = in_play_account(round_row.id, player.currency)
     post("bets", [leg for name in ("ante", "bonus", "progressive") if stake.amount(name)
                   for leg in (Entry(wallet, -stake.amount(name), name, player.id),
-                              Entry(in_play, stake.amount(name), name, player.id))], round_id=round_row.id)
+                              Entry(in_play, stake.amount(name), name, player.id))], round_id=round_row.id,
+         defer=progressive)
     held += bettor.exposure
     receipt = _receipt(bet, round_row, Balance(player.id, player.currency, wallet.balance, held, wallet.balance - held))
     if progressive:  # R5: the pool row, shared by every linked table, is locked last (never read

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, cast
 
-from sqlalchemy import bindparam, func, insert, select, update
-from sqlalchemy.orm import selectinload
+from sqlalchemy import bindparam, event, func, insert, select, update
+from sqlalchemy.orm import Session, selectinload
 from sqlalchemy.orm.attributes import set_committed_value
 from werkzeug.security import generate_password_hash
 
@@ -224,7 +224,8 @@ def lock_accounts(accounts: Iterable[LedgerAccount]) -> None:
 
 
 def post(kind: str, entries: Sequence[Entry], *, round_id: int | None = None,
-         idempotency_key: str | None = None, reserved: bool = False) -> int:
+         idempotency_key: str | None = None, reserved: bool = False, defer: bool = False,
+         before_shared: Callable[[int], None] | None = None) -> int:
     """Record one balanced ledger transaction and move the stored balances (joins the caller's
     transaction); returns the transaction's id. Raises :class:`InsufficientFunds` when a wallet
     would go negative, before anything is written.
@@ -236,7 +237,14 @@ def post(kind: str, entries: Sequence[Entry], *, round_id: int | None = None,
     account (:func:`_add_to`). ``reserved``: what leaves the wallets was reserved when the Ante
     was placed (R2.3-R2.5, :func:`reserved`), so the wallets are not locked and read first (one
     statement fewer for every Flop, Turn and River bet); their statements that add to them still
-    refuse a negative balance."""
+    refuse a negative balance.
+
+    ``defer``: the accounts other than wallets are moved by the transaction's next posting, which
+    must follow in the same transaction (a Progressive bet's contribution, :func:`.rounds.place_bets`):
+    the round's in-play account, shared by the table's bettors, is then locked once, by one
+    statement, next to the pool's (issue 10: each lock taken as late as the lock order allows).
+    ``before_shared(transaction_id)`` runs after the players' and rounds' accounts moved and
+    before the shared ones: a pool posting's own row, next in the lock order (:func:`.jackpot.move`)."""
     legs = [entry for entry in entries if entry.amount != 0]
     totals: dict[str, Decimal] = defaultdict(lambda: ZERO)
     for entry in legs:
@@ -256,8 +264,29 @@ def post(kind: str, entries: Sequence[Entry], *, round_id: int | None = None,
             {"transaction_id": transaction_id, "account_id": entry.account.id, "currency": entry.account.currency,
              "amount": entry.amount, "memo": entry.memo, "player_id": entry.player_id} for entry in legs])
     db.session.execute(SEAL, {"transaction_id": transaction_id})
-    _add_to([entry for entry in legs if entry.account.kind != AccountKind.WALLET])
+    others = _deferred().pop(0, []) + [entry for entry in legs if entry.account.kind != AccountKind.WALLET]
+    if defer:
+        _deferred()[0] = others
+        return transaction_id
+    _add_to([entry for entry in others if entry.account.kind in PLAYER_SIDE])
+    if before_shared is not None:
+        before_shared(transaction_id)
+    _add_to([entry for entry in others if entry.account.kind not in PLAYER_SIDE])
     return transaction_id
+
+
+def _deferred() -> dict[int, list[Entry]]:
+    """The legs whose accounts a ``defer`` posting left to the next (:func:`post`), under key 0."""
+    return _this_transaction("casino_deferred_legs")
+
+
+@event.listens_for(Session, "before_commit")
+def _nothing_deferred(session: Session) -> None:
+    """A deferred posting's accounts must be moved before commit: its postings would otherwise
+    disagree with the stored balances (a programming error, refused with the transaction)."""
+    kept = session.info.get("casino_deferred_legs")
+    if kept is not None and kept[0] is session.get_transaction() and kept[1]:
+        raise LedgerImbalance("a deferred posting's accounts were never moved (wallet.post defer=True)")
 
 
 def _check_funds(own: Sequence[Entry]) -> None:

@@ -9,18 +9,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from decimal import Decimal
 from typing import Any
 
 import pytest
 from sqlalchemy import event
 
-from casino_holdem.models import Bet
-from casino_holdem.services import accounts, rounds, sessions, viewing
+from casino_holdem.models import AccountKind, Bet
+from casino_holdem.services import accounts, rounds, sessions, verify, viewing, wallet
+from casino_holdem.services.transaction import transactional
 from support.casino import SECOND, T0
 
 #: statements per call once the round's and the pool's accounts exist (a later bettor's case),
 #: counting the ``BEGIN IMMEDIATE`` that starts a writing transaction on SQLite
-BUDGET = {"bet with the Progressive": 25, "flop decision": 12, "session and player": 2,
+BUDGET = {"bet with the Progressive": 24, "flop decision": 12, "session and player": 2,
           "a table's state for its streams": 10}
 
 
@@ -53,6 +55,41 @@ def test_r2_1_a_bet_stays_within_its_statement_budget(db, betting) -> None:
     with counted(db) as sent:
         rounds.place_bets(player, table, "10", "0", True, request_id="second", now=T0 + SECOND)
     assert len(sent) <= BUDGET["bet with the Progressive"], "\n".join(sent)
+
+
+def test_r5_a_progressive_bet_takes_its_tables_and_the_pools_shared_rows_in_its_last_statements(db, betting) -> None:
+    """Issue 10, R5: the round's in-play account (every bettor of the table), the pool row (every
+    linked table) and the exchange and pool accounts (every table) are each locked by the statement
+    that adds to them, all at the bet's end in the lock order of ``transaction.py``: only the pool's
+    movement is written among them, so a bet holds them for a few statements, not for its two
+    postings."""
+    player, table, _ = betting
+    with counted(db) as sent:
+        rounds.place_bets(player, table, "10", "0", True, request_id="second", now=T0 + SECOND)
+    kinds = [" ".join(statement.split()[:3]) for statement in sent]
+    adds = [index for index, kind in enumerate(kinds) if kind == "UPDATE ledger_accounts SET"]
+    in_play = adds[1]  # the wallet's comes first, with the bet's own posting
+    assert kinds[in_play:] == ["UPDATE ledger_accounts SET", "UPDATE jackpot_pools SET", "INSERT INTO pool_movements",
+                               *["UPDATE ledger_accounts SET"] * 3], "\n".join(sent)
+
+
+def test_a_deferred_posting_never_commits_without_its_accounts_moved(db, casino) -> None:
+    """The ledger's stored balances always equal the sum of their postings: a posting that leaves
+    its accounts to the next one (``defer``) and has no next one is refused with its transaction."""
+    player = casino.player()
+    before = wallet.balance(player).balance
+
+    @transactional
+    def orphan() -> None:
+        own = wallet.player_wallet(player, "USD")
+        cashier = wallet.house_account(AccountKind.CASHIER, "USD")
+        wallet.post("deposit", [wallet.Entry(cashier, Decimal("-5"), "test"), wallet.Entry(own, Decimal("5"), "test")],
+                    defer=True)
+
+    with pytest.raises(wallet.LedgerImbalance):
+        orphan()
+    db.session.rollback()
+    assert wallet.balance(player).balance == before and verify.audit_ledger() == []
 
 
 def test_r2_3_a_decision_stays_within_its_statement_budget(db, casino, betting) -> None:
