@@ -469,8 +469,9 @@ def lobby_views(watchers: Watchers) -> dict[int, dict[str, Any]]:
 
 @reading
 def round_view(round_id: int, viewer: int) -> dict[str, Any]:
-    """:func:`round_seen_by` of any round by id."""
-    return round_seen_by(queries.get(GameRound, round_id), viewer)
+    """:func:`round_seen_by` of any round by id, read with its bets and their decisions in three
+    statements however many bet (a player's recall of a round they played, issue 10)."""
+    return round_seen_by(queries.round_with_bets(round_id), viewer)
 
 
 @reading
@@ -491,8 +492,8 @@ def me_view(viewer: int) -> dict[str, Any]:
 
 @reading
 def house_view(round_id: int) -> dict[str, Any]:
-    """:func:`house_round` of any round by id."""
-    return house_round(queries.get(GameRound, round_id))
+    """:func:`house_round` of any round by id (its bets read as :func:`round_view` reads them)."""
+    return house_round(queries.round_with_bets(round_id))
 
 
 @reading

@@ -23,7 +23,7 @@ from support.casino import SECOND, T0
 #: statements per call once the round's and the pool's accounts exist (a later bettor's case),
 #: counting the ``BEGIN IMMEDIATE`` that starts a writing transaction on SQLite
 BUDGET = {"bet with the Progressive": 24, "flop decision": 12, "session and player": 2,
-          "a table's state for its streams": 10}
+          "a table's state for its streams": 10, "a round's recall": 6}
 
 
 @contextmanager
@@ -159,6 +159,25 @@ def test_a_tables_state_for_its_streams_is_a_few_reads_however_many_watch(db, ca
     assert views[first]["round"]["you"]["bet"]["progressive"] == "1"
     assert views[player]["round"]["you"]["bet"]["progressive"] == "0"
     assert views[player]["balance"]["reserved"] == "40"  # R2.3-R2.5: the Flop bet (2 × Ante) and the two later
+
+
+def test_r1_a_rounds_recall_is_a_few_reads_however_many_bet(db, casino) -> None:
+    """A player's recall of a round (``GET /api/rounds/{id}``, R1: their own bets and the public
+    part) and the house's view of it read the round, its bets and their decisions once each: what
+    they cost does not grow with the table's bettors (issue 10)."""
+    table = casino.table(casino.pool("100"))
+    round_id = casino.open(table)
+    players = [casino.player() for _ in range(6)]
+    for number, player in enumerate(players):
+        rounds.place_bets(player, table, "10", "0", True, request_id=f"recall-{number}", now=T0)
+    casino.run(table, T0 + 11 * SECOND)  # the hole cards: each bettor decides
+    for number, player in enumerate(players):
+        rounds.decide(player, round_id, "flop", request_id=f"recall-flop-{number}", now=T0 + 12 * SECOND)
+    for view in (lambda: viewing.round_view(round_id, players[0]), lambda: viewing.house_view(round_id)):
+        with counted(db) as sent:
+            view()
+        assert len(sent) <= BUDGET["a round's recall"], "\n".join(sent)
+    assert viewing.round_view(round_id, players[0])["you"]["bet"]["decisions"]["preflop"]["action"] == "flop"
 
 
 def test_issue10_r2_7_a_finished_round_on_the_felt_is_read_once_and_seen_as_before(casino) -> None:
