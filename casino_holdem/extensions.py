@@ -7,7 +7,7 @@ Every other transaction (a page, a live-update stream, the dealer looking for du
 plain deferred ``BEGIN``: in WAL mode it reads a snapshot and never waits for, nor holds up, a
 writer — a stream rebuilding a table's state must not queue behind the dealer, or a player's
 page would show a street seconds late. PostgreSQL keeps READ
-COMMITTED and the services lock rows explicitly (``SELECT … FOR UPDATE``) in one fixed order.
+COMMITTED and the services lock rows explicitly (``SELECT … FOR NO KEY UPDATE``) in one fixed order.
 
 On a server database the round trips that did no work are left out (issue 10: a player's decision
 made 22, now 18, and on a loaded machine each one waits for the interpreter and for the

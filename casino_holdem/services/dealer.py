@@ -3,7 +3,7 @@
 The loop waits instead of polling (issue 10): it sleeps until the earliest deadline of any round
 that needs a step (:func:`due`, one query) or until the event bus says a table changed, then gives
 only the due tables a few :func:`~.dealer_steps.advance` calls, each its own transaction that skips
-a table another dealer holds (``FOR UPDATE SKIP LOCKED`` on PostgreSQL; SQLite serializes writers).
+a table another dealer holds (``FOR NO KEY UPDATE SKIP LOCKED`` on PostgreSQL; SQLite serializes writers).
 A change only players' bets and decisions made (most of a busy floor's changes) may make its round
 due (a street's last decision, R2.3-R2.5) or give it its first deadline (R2.1): for those the loop
 reads only the named tables' rounds (:func:`due` of those, no lock) and locks only a round that

@@ -1,7 +1,7 @@
 """Jackpot pools (R5, R6): contributions, prizes, seed top-ups and audited corrections.
 
 A pool is kept in base units, exactly (5 decimal places), as a row (``amount``, what meters
-show and what is locked ``FOR UPDATE`` before any change, so tables sharing a pool never lose an
+show and what is locked ``FOR NO KEY UPDATE`` before any change, so tables sharing a pool never lose an
 update) and as a ledger account moved by the same transaction. The lock is a transaction's last
 one (:mod:`.transaction`), so linked tables queue on it only for the pool's own postings. Every change is also one
 :class:`~casino_holdem.models.PoolMovement`, so the pool can be re-derived:

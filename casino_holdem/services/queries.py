@@ -69,14 +69,14 @@ def get(model: type[Row], row_id: int) -> Row:
 
 
 def try_lock(model: type[Row], row_id: int, *, skip_locked: bool = False, shared: bool = False) -> Row | None:
-    """The row locked ``FOR UPDATE`` (``FOR SHARE`` when ``shared``) with fresh values, or None
+    """The row locked ``FOR NO KEY UPDATE`` (``FOR SHARE`` when ``shared``) with fresh values, or None
     (missing, or held elsewhere with ``skip_locked``)."""
     return db.session.scalars(locked(select(model).where(model.id == row_id), skip_locked=skip_locked,
                                      shared=shared)).first()
 
 
 def lock(model: type[Row], row_id: int, *, shared: bool = False) -> Row:
-    """The row locked ``FOR UPDATE`` with fresh values, or :class:`NotFound`. With ``shared`` it
+    """The row locked ``FOR NO KEY UPDATE`` with fresh values, or :class:`NotFound`. With ``shared`` it
     is locked ``FOR SHARE``: it cannot change until commit, yet other sharers are not kept waiting
     (:func:`.transaction.locked`)."""
     row = try_lock(model, row_id, shared=shared)
@@ -86,7 +86,7 @@ def lock(model: type[Row], row_id: int, *, shared: bool = False) -> Row:
 
 
 def lock_round(round_id: int) -> tuple[GameTable, GameRound]:
-    """A round with its bets and its table, both locked ``FOR UPDATE``, the table first (the one
+    """A round with its bets and its table, both locked ``FOR NO KEY UPDATE``, the table first (the one
     lock order)."""
     table = lock(GameTable, get(GameRound, round_id).table_id)
     return table, db.session.scalars(locked(select(GameRound).where(GameRound.id == round_id))
@@ -99,7 +99,7 @@ def bettors_round(round_id: int, bettor: int, *, shared_lock: bool = False) -> G
     so its cost does not grow with the table's bettors, and the round's ``bets`` hold that one bet
     until the transaction ends (issue 10). With ``shared_lock`` the round row alone is locked
     ``FOR SHARE``: a decision changes neither the round nor its table, so the decisions of one
-    round go side by side; the dealer's step, which locks the round ``FOR UPDATE`` (after the
+    round go side by side; the dealer's step, which locks the round ``FOR NO KEY UPDATE`` (after the
     table), waits for them; and the table row stays free, so the dealer's ``SKIP LOCKED`` never
     passes a table over because a player is deciding (issue 10: one statement where four were).
     The table's settings a decision reads (R8's timers, the limits) change only when a round

@@ -20,7 +20,7 @@ row and the shared accounts are each taken by the one statement that adds to the
 (:func:`.wallet.post`, :func:`.jackpot.move`). Bets take their table and round rows ``FOR
 SHARE`` (:func:`locked`), decisions their round row alone (a round's settings change only when
 the next one opens): they change neither, so the bettors of one table do not queue behind each
-other, while the dealer's and the operators' ``FOR UPDATE`` waits for them; what two bettors
+other, while the dealer's and the operators' ``FOR NO KEY UPDATE`` waits for them; what two bettors
 must not both do is kept apart by the player's own wallet lock and the
 unique keys (one bet per player and round, one decision per bet and street).
 """
@@ -107,12 +107,19 @@ def _service(function: Callable[P, T], *, writes: bool) -> Callable[P, T]:
 
 def locked(statement: Select[Any], *, skip_locked: bool = False, shared: bool = False,
            of: Any = None) -> Select[Any]:
-    """``SELECT … FOR UPDATE`` (PostgreSQL; SQLite already holds the database write lock), with
-    freshly read values even for rows the session has already loaded. ``shared`` takes ``FOR
+    """``SELECT … FOR NO KEY UPDATE`` (PostgreSQL; SQLite already holds the database write lock),
+    with freshly read values even for rows the session has already loaded. ``shared`` takes ``FOR
     SHARE`` instead: the row cannot change until commit, yet other sharers go on (issue 10: the
     bets and decisions of one table run side by side, and the dealer's step waits for them).
-    ``of`` names the one table whose rows are locked when the statement joins others."""
-    return (statement.with_for_update(read=shared, skip_locked=skip_locked, of=of)
+    ``of`` names the one table whose rows are locked when the statement joins others.
+
+    No key is ever changed, so the exclusive lock is ``NO KEY UPDATE``: it keeps every other
+    locker and writer of the row waiting, as ``FOR UPDATE`` does, but not a row written elsewhere
+    that only refers to it. With ``FOR UPDATE``, a decision holding its round ``FOR SHARE`` waited
+    to write its audit entry (whose foreign key names the table) for the dealer holding that
+    table, while the dealer waited for the round: a deadlock, seen in ``bench/load.py``, which
+    PostgreSQL broke after a second by failing one of them (issue 10)."""
+    return (statement.with_for_update(read=shared, key_share=not shared, skip_locked=skip_locked, of=of)
             .execution_options(populate_existing=True))
 
 

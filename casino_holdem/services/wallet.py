@@ -209,7 +209,7 @@ PLAYER_SIDE = (AccountKind.WALLET, AccountKind.IN_PLAY)
 
 
 def lock_accounts(accounts: Iterable[LedgerAccount]) -> None:
-    """Lock the accounts (``FOR UPDATE``) and refresh their balances: the players' and rounds'
+    """Lock the accounts (``FOR NO KEY UPDATE``) and refresh their balances: the players' and rounds'
     accounts first, then the shared ones, each group in id order (the lock order of
     :mod:`.transaction`), so that no table waits on a shared account while another table's
     transaction does its own work (issue 10, R5)."""

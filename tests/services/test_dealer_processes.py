@@ -1,5 +1,5 @@
-"""Issue 10: several ``casino-holdem dealer`` processes share the tables on PostgreSQL (``FOR UPDATE
-SKIP LOCKED``): each step of each round is taken exactly once, no round is left stuck when one
+"""Issue 10: several ``casino-holdem dealer`` processes share the tables on PostgreSQL (``FOR NO KEY
+UPDATE SKIP LOCKED``): each step of each round is taken exactly once, no round is left stuck when one
 dealer stops, and SIGTERM lets a dealer finish the step in progress and exit 0."""
 
 from __future__ import annotations

@@ -16,9 +16,10 @@ from sqlalchemy.exc import OperationalError
 
 from casino_holdem.core.money import ZERO, round_down
 from casino_holdem.extensions import db
-from casino_holdem.models import GameRound
+from casino_holdem.models import GameRound, GameTable
 from casino_holdem.services import audit, dealer, dealer_steps, jackpot, pool_admin, rounds, verify, wallet
 from casino_holdem.services.errors import ServiceError
+from casino_holdem.services.transaction import locked
 from support.casino import BETTING, SECOND, T0, assert_each_step_taken_once, deck_with, staff
 from support.server import wait_until
 
@@ -284,17 +285,22 @@ def test_r2_1_a_bet_in_flight_keeps_no_other_bettor_of_its_table_waiting(app, pg
     assert verify.audit_ledger() == []
 
 
+def _decision_due(casino) -> tuple[int, int, int]:
+    """A table, its round and its one bettor (an Ante of 5), whose pre-flop decision is due (R2.3)."""
+    table = casino.table(casino.pool())
+    round_id = casino.open(table)
+    player = casino.player()
+    rounds.place_bets(player, table, "5", request_id="bet", now=T0)
+    casino.run(table, T0 + 10 * SECOND)  # the hole cards
+    return table, round_id, player
+
+
 def test_r8_a_decision_in_flight_holds_its_round_and_leaves_its_table_free(app, pg, monkeypatch) -> None:
     """Issue 10: a decision locks its round row alone, ``FOR SHARE``. While one is paused half-way
     (its decision written, its Flop bet not yet posted), the table's row is free, so the dealer's
     ``SKIP LOCKED`` does not pass the table over; the round cannot be changed until the decision
     commits; and the decision, made inside its window, stands as the player's own (R2.3, R8)."""
-    casino = pg
-    table = casino.table(casino.pool())
-    round_id = casino.open(table)
-    slow = casino.player()
-    rounds.place_bets(slow, table, "5", request_id="bet", now=T0)
-    casino.run(table, T0 + 10 * SECOND)  # the hole cards: the pre-flop decision is due
+    table, round_id, slow = _decision_due(pg)
     paused, resume, record = threading.Event(), threading.Event(), audit.record
 
     def pausing_record(actor: str, action: str, **detail: object) -> object:
@@ -322,7 +328,30 @@ def test_r8_a_decision_in_flight_holds_its_round_and_leaves_its_table_free(app, 
     db.session.rollback()
     (bet,) = db.session.get(GameRound, round_id).bets
     assert [(d.street, d.action, d.automatic) for d in bet.decisions] == [("preflop", "flop", None)]
-    assert casino.balance(slow) == Decimal(1000 - 5 - 10)
+    assert pg.balance(slow) == Decimal(1000 - 5 - 10)
+    assert verify.audit_ledger() == []
+
+
+def test_r8_a_decision_writes_beside_the_dealer_holding_its_table(app, pg) -> None:
+    """Issue 10: a step's exclusive lock on the table row (:func:`.transaction.locked`, as the
+    dealer's ``SKIP LOCKED`` takes it) keeps other lockers out, but not a decision, which holds
+    only its round ``FOR SHARE`` and writes rows naming the table (its audit entry's foreign key):
+    it commits while the table is held. Under ``FOR UPDATE`` it waited for the holder, which in
+    the dealer's step waits for the round the decision holds, a deadlock (R2.3, R8)."""
+    table, round_id, player = _decision_due(pg)
+    step_lock = locked(select(GameTable.id).where(GameTable.id == table), skip_locked=True)
+    with db.engine.connect() as holder:
+        assert holder.execute(step_lock).scalar_one() == table
+        deciding, errors = _in_background(app, [lambda: rounds.decide(player, round_id, "flop", request_id="flop",
+                                                                       now=T0 + 11 * SECOND)])
+        deciding.join(timeout=60)
+        assert not deciding.is_alive() and errors == []
+        with pytest.raises(OperationalError, match="could not obtain lock"), db.engine.connect() as other:
+            other.execute(text("SELECT id FROM game_tables WHERE id = :id FOR SHARE NOWAIT"), {"id": table})
+        holder.rollback()
+    db.session.rollback()
+    (bet,) = db.session.get(GameRound, round_id).bets
+    assert [(d.street, d.action) for d in bet.decisions] == [("preflop", "flop")]
     assert verify.audit_ledger() == []
 
 
