@@ -90,19 +90,20 @@ def move(pool_id: int, kind: str, entries: Sequence[Entry], movements: Sequence[
     moved = sum((m.amount for m in movements), ZERO)
     if on_account != moved:
         raise RuntimeError(f"pool {pool_id}: ledger legs {on_account} differ from movements {moved}")
-    amounts: list[Decimal] = []
-
     def pool_row(transaction_id: int) -> None:
         """R5: one statement adds to the pool row, after the players' and rounds' accounts and
         before the shared ones (the lock order of transaction.py): a caller that need not read it
         first (a contribution) holds it from here to commit only (issue 10; a settlement locked it
         earlier). The movements are written under it, so their order is the order in which the
         linked tables changed the pool (its history replays it)."""
-        amounts.append(db.session.execute(update(JackpotPool).where(JackpotPool.id == pool_id)
-                                          .values(amount=JackpotPool.amount + moved).returning(JackpotPool.amount)
-                                          .execution_options(synchronize_session=False)).scalar_one())
-        if amounts[0] < 0:
+        amount = db.session.execute(update(JackpotPool).where(JackpotPool.id == pool_id)
+                                    .values(amount=JackpotPool.amount + moved).returning(JackpotPool.amount)
+                                    .execution_options(synchronize_session=False)).scalar_one()
+        if amount < 0:
             raise RuntimeError(f"pool {pool_id} would go below zero (R5)")
+        held = db.session.identity_map.get(inspect(JackpotPool).identity_key_from_primary_key((pool_id,)))
+        if held is not None:
+            set_committed_value(held, "amount", amount)
         if movements:  # an empty list would insert one row of defaults
             db.session.execute(insert(PoolMovement.__table__), [
                 {"pool_id": pool_id, "kind": m.kind.value, "amount": m.amount, "round_id": round_id,
@@ -110,9 +111,6 @@ def move(pool_id: int, kind: str, entries: Sequence[Entry], movements: Sequence[
                 for m in movements])
 
     transaction_id = post(kind, entries, round_id=round_id, idempotency_key=idempotency_key, before_shared=pool_row)
-    held = db.session.identity_map.get(inspect(JackpotPool).identity_key_from_primary_key((pool_id,)))
-    if held is not None:
-        set_committed_value(held, "amount", amounts[0])
     return transaction_id
 
 

@@ -117,11 +117,17 @@ def _this_transaction(name: str) -> dict[Any, Any]:
     """A dict kept for the session's current transaction only: a retry, or the next request,
     starts with an empty one."""
     session = db.session()
-    transaction = session.get_transaction()
+    kept = _kept(session, name)
+    if kept is None:
+        kept = {}
+        session.info[name] = (session.get_transaction(), kept)
+    return kept
+
+
+def _kept(session: Session, name: str) -> dict[Any, Any] | None:
+    """What :func:`_this_transaction` keeps as ``name`` for ``session``'s current transaction, if anything."""
     kept = session.info.get(name)
-    if kept is None or kept[0] is not transaction:
-        kept = session.info[name] = (transaction, {})
-    return cast(dict[Any, Any], kept[1])
+    return cast(dict[Any, Any], kept[1]) if kept is not None and kept[0] is session.get_transaction() else None
 
 
 def _account(code: str, kind: AccountKind, currency: str, **links: int | None) -> LedgerAccount:
@@ -223,6 +229,10 @@ def lock_accounts(accounts: Iterable[LedgerAccount]) -> None:
                                       .order_by(LedgerAccount.id))).all()
 
 
+#: where :func:`post` keeps, for the transaction's next posting, the legs a ``defer`` posting left
+DEFERRED, LEGS = "casino_deferred_legs", "legs"
+
+
 def post(kind: str, entries: Sequence[Entry], *, round_id: int | None = None,
          idempotency_key: str | None = None, reserved: bool = False, defer: bool = False,
          before_shared: Callable[[int], None] | None = None) -> int:
@@ -264,9 +274,10 @@ def post(kind: str, entries: Sequence[Entry], *, round_id: int | None = None,
             {"transaction_id": transaction_id, "account_id": entry.account.id, "currency": entry.account.currency,
              "amount": entry.amount, "memo": entry.memo, "player_id": entry.player_id} for entry in legs])
     db.session.execute(SEAL, {"transaction_id": transaction_id})
-    others = _deferred().pop(0, []) + [entry for entry in legs if entry.account.kind != AccountKind.WALLET]
+    deferred = _this_transaction(DEFERRED)
+    others = deferred.pop(LEGS, []) + [entry for entry in legs if entry.account.kind != AccountKind.WALLET]
     if defer:
-        _deferred()[0] = others
+        deferred[LEGS] = others
         return transaction_id
     _add_to([entry for entry in others if entry.account.kind in PLAYER_SIDE])
     if before_shared is not None:
@@ -275,17 +286,11 @@ def post(kind: str, entries: Sequence[Entry], *, round_id: int | None = None,
     return transaction_id
 
 
-def _deferred() -> dict[int, list[Entry]]:
-    """The legs whose accounts a ``defer`` posting left to the next (:func:`post`), under key 0."""
-    return _this_transaction("casino_deferred_legs")
-
-
 @event.listens_for(Session, "before_commit")
 def _nothing_deferred(session: Session) -> None:
     """A deferred posting's accounts must be moved before commit: its postings would otherwise
     disagree with the stored balances (a programming error, refused with the transaction)."""
-    kept = session.info.get("casino_deferred_legs")
-    if kept is not None and kept[0] is session.get_transaction() and kept[1]:
+    if (_kept(session, DEFERRED) or {}).get(LEGS):
         raise LedgerImbalance("a deferred posting's accounts were never moved (wallet.post defer=True)")
 
 
