@@ -28,13 +28,13 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from sqlalchemy import case, delete, literal, update
-from sqlalchemy.dialects import postgresql, sqlite
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from ..extensions import db
 from ..models import LoginCounter, UTCDateTime
 from . import audit
 from .errors import ServiceError
+from .queries import upsert
 from .transaction import clock, transactional
 
 T = TypeVar("T")
@@ -91,10 +91,8 @@ def _keys(kind: str, username: str, address: str) -> tuple[str, str]:
 
 def _bump(key: str, moment: dt.datetime) -> tuple[int, dt.datetime]:
     """Count one attempt on ``key`` atomically; a window older than :data:`WINDOW` starts over."""
-    dialect = db.session.get_bind().dialect.name
-    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
     stale = LoginCounter.window_start <= moment - WINDOW
-    statement = insert(LoginCounter).values(key=key, window_start=moment, count=1)
+    statement = upsert(LoginCounter).values(key=key, window_start=moment, count=1)
     statement = statement.on_conflict_do_update(index_elements=[LoginCounter.key], set_={
         "count": case((stale, 1), else_=LoginCounter.count + 1),
         "window_start": case((stale, literal(moment, UTCDateTime())), else_=LoginCounter.window_start),

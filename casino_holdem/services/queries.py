@@ -13,6 +13,7 @@ from decimal import Decimal
 from typing import Any, NamedTuple, TypeVar
 
 from sqlalchemy import ColumnElement, bindparam, exists, func, inspect, select, true
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import joinedload, raiseload, selectinload
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -58,6 +59,13 @@ WITH_BETS = selectinload(GameRound.bets).selectinload(Bet.decisions)
 def _missing(model: type[Row], row_id: int) -> NotFound:
     field, noun = NAMES[model]
     return NotFound(f"{field}: no {noun} {row_id}", field)
+
+
+def upsert(model: type[Any]) -> postgresql.Insert | sqlite.Insert:
+    """An INSERT into ``model``'s table that can say what to do ``ON CONFLICT`` (SQLite and
+    PostgreSQL spell it alike): for a row that two transactions may both be first to write."""
+    dialect = db.session.get_bind().dialect.name
+    return (postgresql.insert if dialect == "postgresql" else sqlite.insert)(model)
 
 
 def get(model: type[Row], row_id: int) -> Row:

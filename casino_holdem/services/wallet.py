@@ -134,14 +134,23 @@ def _account(code: str, kind: AccountKind, currency: str, **links: int | None) -
     """The account with that code (made on first use), read once per transaction (issue 10: a bet
     names the wallet and the round's in-play account in several postings)."""
     known = _this_transaction("casino_accounts")
-    account = known.get(code) or db.session.scalars(select(LedgerAccount).where(LedgerAccount.code == code)).first()
+    by_code = select(LedgerAccount).where(LedgerAccount.code == code)
+    account = known.get(code) or db.session.scalars(by_code).first()
     if account is None:
-        account = LedgerAccount(code=code, kind=kind.value, currency=currency, balance=ZERO,
-                                may_go_negative=kind not in NON_NEGATIVE_KINDS, **links)
-        db.session.add(account)
-        db.session.flush()
+        account = _opened(code, kind, currency, links) or db.session.scalars(by_code).one()
     known[code] = account
     return account
+
+
+def _opened(code: str, kind: AccountKind, currency: str, links: Mapping[str, int | None]) -> LedgerAccount | None:
+    """Open the account, or None when another transaction opened it first (issue 10: the first
+    bets of a round all find its in-play account missing; the losers of that race wait for the
+    winner's commit and then read its account, where a plain INSERT would fail them and retry
+    the whole bet)."""
+    statement = queries.upsert(LedgerAccount).values(code=code, kind=kind.value, currency=currency, balance=ZERO,
+                                              may_go_negative=kind not in NON_NEGATIVE_KINDS, **links)
+    return db.session.scalars(statement.on_conflict_do_nothing(index_elements=[LedgerAccount.code])
+                              .returning(LedgerAccount)).first()
 
 
 def _wallet_code(player_id: int) -> str:

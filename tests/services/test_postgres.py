@@ -173,12 +173,14 @@ def test_r5_two_linked_tables_hitting_p1_in_the_same_instant_while_a_third_bets(
     assert verify.audit_ledger() == []
 
 
-def _waiting_on_the_pool() -> bool:
-    """Whether a session waits for a row lock with a query on the pool table (pg_stat_activity)."""
-    with db.engine.connect() as probe:
-        return bool(probe.scalar(text(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-            "AND wait_event_type = 'Lock' AND query ILIKE '%jackpot_pools%'")))
+def _waiting_on(table: str) -> Callable[[], bool]:
+    """Whether a session waits for a lock with a query on that table (pg_stat_activity)."""
+    def waiting() -> bool:
+        with db.engine.connect() as probe:
+            return bool(probe.scalar(text(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND wait_event_type = 'Lock' AND query ILIKE :table"), {"table": f"%{table}%"}))
+    return waiting
 
 
 def _in_background(app, jobs: list[Callable[[], object]]) -> tuple[threading.Thread, list[Exception]]:
@@ -215,7 +217,7 @@ def test_a_held_pool_lock_stops_no_linked_table_but_its_progressive_postings(app
         queued, queued_errors = _in_background(app, [lambda: rounds.place_bets(progressive, betting, "10",
                                                                                 progressive=True, request_id="c",
                                                                                 now=now)])
-        wait_until(_waiting_on_the_pool, seconds=120, what="the Progressive bet waiting on the pool row")
+        wait_until(_waiting_on("jackpot_pools"), seconds=120, what="the Progressive bet waiting on the pool row")
     finally:
         held.rollback()
         holder.close()
@@ -223,6 +225,39 @@ def test_a_held_pool_lock_stops_no_linked_table_but_its_progressive_postings(app
     assert not queued.is_alive() and queued_errors == []
     assert db.session.get(GameRound, round_id).phase == "settled"
     assert jackpot.pool_view(pool).amount == Decimal(100) + Decimal("0.95")
+    assert verify.audit_ledger() == []
+
+
+def test_issue10_r2_1_a_bet_waits_for_the_in_play_account_another_is_opening_and_is_not_retried(app, pg) -> None:
+    """Issue 10: the first bets of a round all find its in-play account missing. One that finds
+    another transaction opening it waits for that commit and goes on with the account it made:
+    one attempt, where a plain INSERT failed on the unique code and the whole bet was retried."""
+    casino = pg
+    table, player = casino.table(casino.pool()), casino.player()
+    round_id = casino.open(table)
+    holder = db.engine.connect()
+    held = holder.begin()
+    holder.execute(text("INSERT INTO ledger_accounts (code, kind, currency, round_id, balance, may_go_negative) "
+                        "VALUES (:code, 'in_play', :currency, :round, 0, false)"),
+                   {"code": f"in_play:{round_id}:USD", "currency": "USD", "round": round_id})
+    bets_sent: list[str] = []
+
+    def record(_connection: object, _cursor: object, statement: str, *_rest: object) -> None:
+        if statement.startswith("INSERT INTO bets"):
+            bets_sent.append(statement)
+
+    event.listen(db.engine, "before_cursor_execute", record)
+    try:
+        betting, errors = _in_background(app, [lambda: rounds.place_bets(player, table, "5", request_id="a", now=T0)])
+        wait_until(_waiting_on("ledger_accounts"), seconds=120, what="the bet waiting for the account being opened")
+        held.commit()
+        betting.join(timeout=120)
+    finally:
+        event.remove(db.engine, "before_cursor_execute", record)
+        holder.close()
+    assert not betting.is_alive() and errors == []
+    assert len(bets_sent) == 1
+    assert wallet.in_play_account(round_id, "USD").balance == Decimal(5)
     assert verify.audit_ledger() == []
 
 
