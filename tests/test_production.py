@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from casino_holdem.cli import main
+from casino_holdem.commands.server import STREAM_NICENESS
 from support.app import POSTGRES_URL, empty_all_tables, make_app
 from support.casino import PASSWORD
 from support.server import START_SECONDS, answers, free_port, serving, wait_until
@@ -37,6 +38,84 @@ def test_production_refuses_streams_on_the_web_workers_port(tmp_path: Path, monk
     result = CliRunner().invoke(main, ["serve", "--production", "--port", "8000", "--stream-workers", "1",
                                        "--stream-port", "8000"])
     assert result.exit_code == 2 and "--stream-port" in result.output
+
+
+class _Started:
+    """Stands in for ``serve --production``'s children and uvicorn: records what would run."""
+
+    def __init__(self, monkeypatch) -> None:
+        import uvicorn
+
+        from casino_holdem.commands import children
+
+        self.commands: list[list[str]] = []
+        started = self
+
+        class Children:
+            def __init__(self, commands: list[list[str]]) -> None:
+                started.commands = [list(command) for command in commands]
+
+            def start(self) -> None: ...
+
+            def stop(self) -> None: ...
+
+        monkeypatch.setattr(children, "Children", Children)
+        monkeypatch.setattr(uvicorn, "run", lambda *_args, **_kwargs: None)
+
+
+@pytest.mark.parametrize(("arguments", "nice"), [
+    (["--stream-workers", "1"], "10"),                          # the default
+    (["--stream-workers", "1", "--stream-nice", "3"], "3"),
+    (["--stream-workers", "1", "--stream-nice", "0"], "0"),     # the web workers' priority
+])
+def test_the_streams_workers_run_below_the_web_workers(tmp_path: Path, monkeypatch, arguments: list[str],
+                                                       nice: str) -> None:
+    """Issue 10: on a machine whose cores are all busy, the bets and decisions (which hold row
+    locks) run before the streams' frames: the streams' server is started ``--stream-nice``
+    levels lower (the PostgreSQL test below checks the running process)."""
+    monkeypatch.setenv("CASINO_DATABASE_URL", f"sqlite:///{tmp_path / 'x.sqlite3'}")
+    monkeypatch.setenv("CASINO_SECRET_KEY", "test")
+    monkeypatch.setenv("CASINO_REDIS_URL", "redis://127.0.0.1:6379/0")
+    started = _Started(monkeypatch)
+    result = CliRunner().invoke(main, ["serve", "--production", "--dealers", "1", *arguments])
+    assert result.exit_code == 0, result.output
+    dealer, streams = started.commands
+    assert "--nice" not in dealer
+    assert streams[-2:] == ["--nice", nice] and "--dealers" in streams
+
+
+def test_nice_lowers_the_whole_servers_priority_before_it_starts_anything(tmp_path: Path, monkeypatch) -> None:
+    """``serve --nice N`` is nice(1) built in: the server and every process it starts run N levels lower."""
+    monkeypatch.setenv("CASINO_DATABASE_URL", f"sqlite:///{tmp_path / 'x.sqlite3'}")
+    monkeypatch.setenv("CASINO_SECRET_KEY", "test")
+    monkeypatch.setenv("CASINO_REDIS_URL", "redis://127.0.0.1:6379/0")
+    started, lowered = _Started(monkeypatch), []
+    monkeypatch.setattr(os, "nice", lambda levels: lowered.append((levels, list(started.commands))))
+    result = CliRunner().invoke(main, ["serve", "--production", "--nice", "2"])
+    assert result.exit_code == 0, result.output
+    assert lowered == [(2, [])] and started.commands  # lowered first, then the children were started
+
+
+@pytest.mark.parametrize("value", ["-1", "20", "x"])
+def test_a_niceness_outside_nice_levels_is_refused(tmp_path: Path, monkeypatch, value: str) -> None:
+    monkeypatch.setenv("CASINO_DATABASE_URL", f"sqlite:///{tmp_path / 'x.sqlite3'}")
+    monkeypatch.setenv("CASINO_SECRET_KEY", "test")
+    for option in ("--stream-nice", "--nice"):
+        result = CliRunner().invoke(main, ["serve", "--production", option, value])
+        assert result.exit_code == 2 and option in result.output
+
+
+def _niceness_of_server_on(port: int) -> int:
+    """The nice level of the ``serve`` process listening on ``port`` (found by its command line)."""
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                arguments = (entry / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if b"serve" in arguments and (b"--port", str(port).encode()) in zip(arguments, arguments[1:], strict=False):
+                return os.getpriority(os.PRIO_PROCESS, int(entry.name))
+    raise AssertionError(f"no serve process on port {port}")
 
 
 def _unit_command() -> tuple[list[str], int]:
@@ -95,6 +174,9 @@ def test_serve_production_on_postgresql(postgres_url: str, tmp_path: Path) -> No
         host, _ = base.removeprefix("http://").split(":")
         wait_until(lambda: answers(f"http://{host}:{stream_port}/healthz"), seconds=START_SECONDS,
                    what="the streams' workers")
+        own = os.getpriority(os.PRIO_PROCESS, 0)
+        assert _niceness_of_server_on(stream_port) == min(19, own + STREAM_NICENESS)
+        assert _niceness_of_server_on(int(base.rsplit(":", 1)[1])) == own
         stream = Stream((host, stream_port), f"/events/tables/{table}", browser.cookie())
         try:
             stream.state(where=lambda state: state["round"] is not None)

@@ -14,6 +14,10 @@ from .figures import CHILD_STOP_SECONDS, start_worker
 
 #: the highest TCP port
 MAX_PORT = 65535
+#: how much lower than the web workers' the streams' workers' CPU priority is by default (nice
+#: levels, ``--stream-nice``): on a machine whose cores are all busy, the requests that hold row
+#: locks (bets, decisions) run first and the frames wait (README, *Deploying*)
+STREAM_NICENESS = 10
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -115,13 +119,14 @@ def dealer(bots: bool, json_logs: bool) -> None:
 
 
 def _production(host: str, port: int, workers: int, dealers: int, stream_workers: int,
-                stream_port: int | None) -> None:
+                stream_port: int | None, stream_nice: int) -> None:
     """uvicorn with ``workers`` processes serving :func:`casino_holdem.asgi.production`, and
     ``dealers`` dealer processes. With ``stream_workers``, a second such server of that many
     processes on ``stream_port`` (default ``port`` + 1), for the proxy to send the event streams
     to (``/events/``): the web workers then answer the requests without the streams' fan-out
     (the states' builds and the frames' sends) taking their interpreter, and each table's state is
-    built by the stream workers only (issue 10, README *Deploying*). SIGTERM/SIGINT: uvicorn stops
+    built by the stream workers only (issue 10, README *Deploying*), ``stream_nice`` levels below
+    the web workers' CPU priority (:data:`STREAM_NICENESS`). SIGTERM/SIGINT: uvicorn stops
     taking connections and finishes the requests in flight, then each dealer finishes its current
     step; exit 0."""
     import sys
@@ -147,7 +152,8 @@ def _production(host: str, port: int, workers: int, dealers: int, stream_workers
     commands = [[sys.executable, "-m", "casino_holdem", "dealer", "--json-logs"]] * dealers
     if stream_workers:
         commands.append([sys.executable, "-m", "casino_holdem", "serve", "--production", "--host", host,
-                         "--port", str(stream_port), "--workers", str(stream_workers), "--dealers", "0"])
+                         "--port", str(stream_port), "--workers", str(stream_workers), "--dealers", "0",
+                         "--nice", str(stream_nice)])
     children = Children(commands)
     children.start()
     proxies = settings.value("CASINO_TRUSTED_PROXIES")
@@ -172,16 +178,25 @@ def _production(host: str, port: int, workers: int, dealers: int, stream_workers
               help="With --production: workers of their own for the event streams, on --stream-port (the proxy "
                    "sends /events/ there); 0: the web workers serve them.")
 @click.option("--stream-port", type=click.IntRange(1, MAX_PORT), help="With --stream-workers (default: --port + 1).")
+@click.option("--stream-nice", default=STREAM_NICENESS, show_default=True, type=click.IntRange(0, 19),
+              help="With --stream-workers: how many nice levels below the web workers the streams' workers run "
+                   "(their frames wait while bets and decisions need the cores); 0: the same priority.")
+@click.option("--nice", "niceness", default=0, show_default=True, type=click.IntRange(0, 19),
+              help="Lower this server's CPU priority first, as nice(1) does; the processes it starts inherit it.")
 def serve(host: str, port: int, demo: bool, bots: bool | None, production: bool, workers: int, dealers: int,
-          stream_workers: int, stream_port: int | None) -> None:
+          stream_workers: int, stream_port: int | None, stream_nice: int, niceness: int) -> None:
     """Run the web app with the dealer loop in a background thread (development), or the
     production servers (``--production``)."""
+    import os
+
     from ..services import dealer as dealer_loop
 
+    if niceness:
+        os.nice(niceness)
     if production:
         if demo:
             _upgrade(make_app())
-        _production(host, port, workers, dealers, stream_workers, stream_port)
+        _production(host, port, workers, dealers, stream_workers, stream_port, stream_nice)
         return
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     app = make_app()
