@@ -134,11 +134,12 @@ def _account(code: str, kind: AccountKind, currency: str, **links: int | None) -
     """The account with that code (made on first use), read once per transaction (issue 10: a bet
     names the wallet and the round's in-play account in several postings)."""
     known = _this_transaction("casino_accounts")
-    by_code = select(LedgerAccount).where(LedgerAccount.code == code)
-    account = known.get(code) or db.session.scalars(by_code).first()
+    account = known.get(code)
     if account is None:
-        account = _opened(code, kind, currency, links) or db.session.scalars(by_code).one()
-    known[code] = account
+        by_code = select(LedgerAccount).where(LedgerAccount.code == code)
+        account = (db.session.scalars(by_code).first() or _opened(code, kind, currency, links)
+                   or db.session.scalars(by_code).one())
+        known[code] = account
     return account
 
 
