@@ -25,23 +25,27 @@ from support.web import WebCasino
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_production_refuses_a_database_its_processes_cannot_share(tmp_path: Path, monkeypatch) -> None:
+@pytest.fixture
+def sqlite_settings(tmp_path: Path, monkeypatch) -> None:
+    """The settings a ``serve`` needs to start: a SQLite database of the test's own and a secret key."""
     monkeypatch.setenv("CASINO_DATABASE_URL", f"sqlite:///{tmp_path / 'x.sqlite3'}")
     monkeypatch.setenv("CASINO_SECRET_KEY", "test")
+
+
+def test_production_refuses_a_database_its_processes_cannot_share(sqlite_settings: None) -> None:
     result = CliRunner().invoke(main, ["serve", "--production"])
     assert result.exit_code == 2 and "CASINO_DATABASE_URL" in result.output
 
 
-def test_production_refuses_streams_on_the_web_workers_port(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setenv("CASINO_DATABASE_URL", f"sqlite:///{tmp_path / 'x.sqlite3'}")
-    monkeypatch.setenv("CASINO_SECRET_KEY", "test")
+def test_production_refuses_streams_on_the_web_workers_port(sqlite_settings: None) -> None:
     result = CliRunner().invoke(main, ["serve", "--production", "--port", "8000", "--stream-workers", "1",
                                        "--stream-port", "8000"])
     assert result.exit_code == 2 and "--stream-port" in result.output
 
 
 class _Started:
-    """Stands in for ``serve --production``'s children and uvicorn: records what would run."""
+    """Stands in for ``serve --production``'s children and uvicorn: records what would run. A
+    Redis URL is set, as production needs one on SQLite for its processes to share events."""
 
     def __init__(self, monkeypatch) -> None:
         import uvicorn
@@ -59,6 +63,7 @@ class _Started:
 
             def stop(self) -> None: ...
 
+        monkeypatch.setenv("CASINO_REDIS_URL", "redis://127.0.0.1:6379/0")
         monkeypatch.setattr(children, "Children", Children)
         monkeypatch.setattr(uvicorn, "run", lambda *_args, **_kwargs: None)
 
@@ -68,14 +73,11 @@ class _Started:
     (["--stream-workers", "1", "--stream-nice", "3"], "3"),
     (["--stream-workers", "1", "--stream-nice", "0"], "0"),     # the web workers' priority
 ])
-def test_the_streams_workers_run_below_the_web_workers(tmp_path: Path, monkeypatch, arguments: list[str],
+def test_the_streams_workers_run_below_the_web_workers(sqlite_settings: None, monkeypatch, arguments: list[str],
                                                        nice: str) -> None:
     """Issue 10: on a machine whose cores are all busy, the bets and decisions (which hold row
     locks) run before the streams' frames: the streams' server is started ``--stream-nice``
     levels lower (the PostgreSQL test below checks the running process)."""
-    monkeypatch.setenv("CASINO_DATABASE_URL", f"sqlite:///{tmp_path / 'x.sqlite3'}")
-    monkeypatch.setenv("CASINO_SECRET_KEY", "test")
-    monkeypatch.setenv("CASINO_REDIS_URL", "redis://127.0.0.1:6379/0")
     started = _Started(monkeypatch)
     result = CliRunner().invoke(main, ["serve", "--production", "--dealers", "1", *arguments])
     assert result.exit_code == 0, result.output
@@ -84,11 +86,8 @@ def test_the_streams_workers_run_below_the_web_workers(tmp_path: Path, monkeypat
     assert streams[-2:] == ["--nice", nice] and "--dealers" in streams
 
 
-def test_nice_lowers_the_whole_servers_priority_before_it_starts_anything(tmp_path: Path, monkeypatch) -> None:
+def test_nice_lowers_the_whole_servers_priority_before_it_starts_anything(sqlite_settings: None, monkeypatch) -> None:
     """``serve --nice N`` is nice(1) built in: the server and every process it starts run N levels lower."""
-    monkeypatch.setenv("CASINO_DATABASE_URL", f"sqlite:///{tmp_path / 'x.sqlite3'}")
-    monkeypatch.setenv("CASINO_SECRET_KEY", "test")
-    monkeypatch.setenv("CASINO_REDIS_URL", "redis://127.0.0.1:6379/0")
     started, lowered = _Started(monkeypatch), []
     monkeypatch.setattr(os, "nice", lambda levels: lowered.append((levels, list(started.commands))))
     result = CliRunner().invoke(main, ["serve", "--production", "--nice", "2"])
@@ -97,9 +96,7 @@ def test_nice_lowers_the_whole_servers_priority_before_it_starts_anything(tmp_pa
 
 
 @pytest.mark.parametrize("value", ["-1", "20", "x"])
-def test_a_niceness_outside_nice_levels_is_refused(tmp_path: Path, monkeypatch, value: str) -> None:
-    monkeypatch.setenv("CASINO_DATABASE_URL", f"sqlite:///{tmp_path / 'x.sqlite3'}")
-    monkeypatch.setenv("CASINO_SECRET_KEY", "test")
+def test_a_niceness_outside_nice_levels_is_refused(sqlite_settings: None, value: str) -> None:
     for option in ("--stream-nice", "--nice"):
         result = CliRunner().invoke(main, ["serve", "--production", option, value])
         assert result.exit_code == 2 and option in result.output
@@ -197,9 +194,7 @@ def test_serve_production_on_postgresql(postgres_url: str, tmp_path: Path) -> No
     (["--port", "0"], "--port"),
     (["--stream-workers", "1", "--stream-port", "65536"], "--stream-port"),
 ])
-def test_production_refuses_a_port_that_does_not_exist(tmp_path: Path, monkeypatch, arguments: list[str],
+def test_production_refuses_a_port_that_does_not_exist(sqlite_settings: None, arguments: list[str],
                                                        field: str) -> None:
-    monkeypatch.setenv("CASINO_DATABASE_URL", f"sqlite:///{tmp_path / 'x.sqlite3'}")
-    monkeypatch.setenv("CASINO_SECRET_KEY", "test")
     result = CliRunner().invoke(main, ["serve", "--production", *arguments])
     assert result.exit_code == 2 and field in result.output

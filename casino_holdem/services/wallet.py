@@ -149,7 +149,7 @@ def _opened(code: str, kind: AccountKind, currency: str, links: Mapping[str, int
     winner's commit and then read its account, where a plain INSERT would fail them and retry
     the whole bet)."""
     statement = queries.upsert(LedgerAccount).values(code=code, kind=kind.value, currency=currency, balance=ZERO,
-                                              may_go_negative=kind not in NON_NEGATIVE_KINDS, **links)
+                                                     may_go_negative=kind not in NON_NEGATIVE_KINDS, **links)
     return db.session.scalars(statement.on_conflict_do_nothing(index_elements=[LedgerAccount.code])
                               .returning(LedgerAccount)).first()
 
