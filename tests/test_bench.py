@@ -16,6 +16,8 @@ import json
 import os
 import subprocess
 import sys
+import threading
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -77,6 +79,8 @@ def test_load_smoke_has_no_errors_and_a_sound_ledger(bench_database: str, tmp_pa
     assert report["state_builds"]["table"]["count"] > 0, output  # the server's casino_state_builds_total
     assert report["request_queue"]["decision"]["count"] > 0, output  # casino_request_queue_seconds, R8
     assert "2" in report["gc_pauses"], output  # casino_gc_pause_seconds: the processes settled their collectors
+    # what the transactions waited for, from PostgreSQL's own view of its sessions
+    assert report["database_sessions"]["looks"] > 0 and "database sessions in a transaction" in output, output
 
 
 def test_faults_smoke_r8_no_round_stuck_and_money_whole_after_kills(bench_database: str, tmp_path: Path) -> None:
@@ -110,6 +114,72 @@ def test_the_bench_analyzes_a_database_whose_server_does_not(bench_database: str
     else:
         assert note is not None and note.startswith("PostgreSQL's autovacuum is off")
         assert analyzed is not None and analyzed[0] is not None
+
+
+@pytest.mark.parametrize(("state", "wait_type", "wait_event", "kind"), [
+    ("idle in transaction", "Client", "ClientRead", "waiting for the server's next statement"),
+    ("idle in transaction (aborted)", "Client", "ClientRead", "waiting for the server's next statement"),
+    ("active", "Lock", "tuple", "waiting on a lock"),
+    ("active", "Lock", "transactionid", "waiting on a lock"),
+    ("active", "IO", "WALSync", "writing the commit"),
+    ("active", "LWLock", "WALWrite", "writing the commit"),
+    ("active", None, None, "running or waiting for a core"),
+    ("active", "IO", "DataFileRead", "running or waiting for a core"),
+    ("idle", "Client", "ClientRead", None),
+])
+def test_a_database_session_in_a_transaction_waits_for_its_client_a_lock_the_commit_or_runs(
+        state: str, wait_type: str | None, wait_event: str | None, kind: str | None) -> None:
+    assert _bench_module("sessions").kind_of(state, wait_type, wait_event) == kind
+
+
+def test_the_sessions_are_averaged_over_the_looks_and_the_lock_waits_named_by_table() -> None:
+    sessions = _bench_module("sessions").Sessions("postgresql://unused")
+    sessions.add([("idle in transaction", "Client", "ClientRead", "SELECT 1"),
+                  ("active", "Lock", "tuple", "SELECT rounds.id FROM rounds WHERE rounds.id = 1 FOR UPDATE"),
+                  ("active", "Lock", "transactionid", "UPDATE jackpot_pools SET amount = amount + 1")])
+    sessions.add([("idle in transaction", "Client", "ClientRead", "COMMIT"),
+                  ("active", "Lock", "tuple", "SELECT rounds.id FROM rounds FOR UPDATE"), ("idle", None, None, "")])
+    figures = sessions.figures()
+    assert figures["looks"] == 2 and figures["in_transaction"] == 2.5
+    assert figures["kinds"] == {"waiting for the server's next statement": 1.0, "waiting on a lock": 1.5,
+                                "writing the commit": 0.0, "running or waiting for a core": 0.0}
+    assert figures["lock_waits"] == {"rounds": 1.0, "jackpot_pools": 0.5}
+
+
+def test_the_sessions_seen_in_postgresql_one_idle_in_its_transaction_one_waiting_on_its_lock(
+        bench_database: str) -> None:
+    """The looks at ``pg_stat_activity`` itself: a transaction that holds a row and sends nothing
+    more waits for its client; another that updates the row waits on the lock."""
+    database, sessions_module = _bench_module("database"), _bench_module("sessions")
+    with database.connect(bench_database) as setup:
+        setup.execute("CREATE TABLE IF NOT EXISTS bench_locked (id integer PRIMARY KEY, n integer)")
+        setup.execute("INSERT INTO bench_locked VALUES (1, 0) ON CONFLICT DO NOTHING")
+    holder = database.connect(bench_database)
+    holder.autocommit = False
+    holder.execute("UPDATE bench_locked SET n = n + 1 WHERE id = 1")
+
+    def wait_on_the_row() -> None:
+        with database.connect(bench_database) as other:
+            other.execute("UPDATE bench_locked SET n = n + 1 WHERE id = 1")
+
+    waiter = threading.Thread(target=wait_on_the_row)
+    waiter.start()
+    sessions = sessions_module.Sessions(bench_database)
+    sessions.start()
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and sessions.locks["bench_locked"] < 5:
+            time.sleep(0.05)
+    finally:
+        figures = sessions.stop()
+        holder.commit()
+        holder.close()
+        waiter.join(timeout=60)
+        with database.connect(bench_database) as cleanup:
+            cleanup.execute("DROP TABLE bench_locked")
+    assert figures["looks"] >= 5
+    assert figures["kinds"]["waiting for the server's next statement"] >= 0.5
+    assert figures["kinds"]["waiting on a lock"] >= 0.5 and "bench_locked" in figures["lock_waits"]
 
 
 def test_the_cost_of_one_request_beside_the_drivers_floor(bench_database: str, tmp_path: Path) -> None:

@@ -39,6 +39,7 @@ from .procs import (
     listening_pids,
     own_pid,
 )
+from .sessions import Sessions
 from .stats import Recorder, percentiles
 
 HOST = "127.0.0.1"
@@ -70,6 +71,8 @@ class Context:
     notes: list[str] = field(default_factory=list)
     #: the server's counters in the measured window (:func:`server_counters`)
     counters: dict[tuple[str, str], float] = field(default_factory=dict)
+    #: what the database's transactions waited for in the measured window (:mod:`.sessions`)
+    database_sessions: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -295,12 +298,15 @@ async def _play(ctx: Context, hooks: Hooks, meter: CpuMeter) -> list[dict[str, A
     if not await _until(lambda: _streams(ctx)[0] >= target, 120.0):
         ctx.notes.append(f"only {_streams(ctx)[0]} of {target} streams were open when the window started")
     counters = await server_counters(ctx.base_url)
+    sessions = Sessions(args.database_url)
+    sessions.start()
     meter.mark()
     rec.window = (time.time(), float("inf"))
     during = asyncio.create_task(hooks.during(ctx)) if hooks.during else None
     await asyncio.sleep(args.duration)
     rec.window = (rec.window[0], time.time())
     meter.finish()
+    ctx.database_sessions = await asyncio.to_thread(sessions.stop)
     if counters is not None and (after := await server_counters(ctx.base_url)) is not None:
         ctx.counters = {key: value - counters.get(key, 0.0) for key, value in after.items()}
     if during is not None:
@@ -431,6 +437,7 @@ def finish_report(ctx: Context, report: dict[str, Any], checks: list[dict[str, A
             report["loop_lag"] = percentiles(rec.loop_lags)
             report["holder_loop_lag"] = percentiles(rec.holder_lags)
             report.update(_from_counters(ctx.counters, rec.seconds()))
+            report["database_sessions"] = ctx.database_sessions
         try:
             report["dealer_lag"] = database.dealer_lag(ctx.args.database_url, [t.id for t in ctx.tables],
                                                        rec.window[0], time.time(), ctx.args.showdown_pause)

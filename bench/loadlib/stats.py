@@ -195,6 +195,12 @@ def render(report: dict[str, Any]) -> str:
         out.append("garbage collections (the server's /metrics, all its processes): " + (", ".join(
             f"generation {generation} {g['count']} ({g['seconds']} s, {g['percent_of_core']} % of a core)"
             for generation, g in report["gc_pauses"].items())))
+    if sessions := report.get("database_sessions"):
+        locks = ", ".join(f"{table} {mean}" for table, mean in sessions["lock_waits"].items())
+        out.append(f"database sessions in a transaction (PostgreSQL's pg_stat_activity, {sessions['looks']} looks "
+                   f"every {sessions['every_seconds']} s): {sessions['in_transaction']} on average; " +
+                   ", ".join(f"{kind} {mean}" for kind, mean in sessions["kinds"].items()) +
+                   (f"; lock waits by table: {locks}" if locks else ""))
     if "cpu" in report:
         out.append("CPU seconds in the measured window (and % of one core):")
         out += [f"  {name:20} {c['seconds']:8.2f} s  {c['percent_of_core']:6.1f} %"
