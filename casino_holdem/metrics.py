@@ -38,10 +38,15 @@ STATE_BUILDS = Counter("casino_state_builds", "states built for the open event s
 #: the threads cost each kind of request apart from the work itself
 QUEUE_WAITS = Histogram("casino_request_queue_seconds", "wait for a web worker's request thread, by rank", ["rank"],
                         buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20))
-#: each garbage collection's pause, by generation (:mod:`casino_holdem.collector`): the whole
-#: process waits while it runs, every request and stream alike (issue 10)
-GC_PAUSES = Histogram("casino_gc_pause_seconds", "a garbage collection's pause (the process waits), by generation",
+#: each garbage collection's pause, by generation (:mod:`casino_holdem.collector`): the process's
+#: other threads wait while the collector holds the interpreter, every request and stream alike
+#: (issue 10); the pause is its start to its end, which counts too what other threads ran while
+#: finalizers inside it let the interpreter go
+GC_PAUSES = Histogram("casino_gc_pause_seconds", "a garbage collection's pause, start to end, by generation",
                       ["generation"], buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5))
+#: the CPU the collecting thread spent in those collections: the collector's own work
+GC_CPU = Counter("casino_gc_cpu_seconds", "CPU the collecting thread spent in garbage collections, by generation",
+                 ["generation"])
 COUNTS = "casino_metrics_pending"
 
 

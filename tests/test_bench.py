@@ -79,6 +79,7 @@ def test_load_smoke_has_no_errors_and_a_sound_ledger(bench_database: str, tmp_pa
     assert report["state_builds"]["table"]["count"] > 0, output  # the server's casino_state_builds_total
     assert report["request_queue"]["decision"]["count"] > 0, output  # casino_request_queue_seconds, R8
     assert "2" in report["gc_pauses"], output  # casino_gc_pause_seconds: the processes settled their collectors
+    assert report["gc_pauses"]["2"]["cpu_seconds"] >= 0 and "s of CPU" in output, output  # casino_gc_cpu_seconds
     # what the transactions waited for, from PostgreSQL's own view of its sessions
     assert report["database_sessions"]["looks"] > 0 and "database sessions in a transaction" in output, output
 

@@ -5,6 +5,7 @@ generation is collected every YOUNG_THRESHOLD new objects, and every pause is me
 from __future__ import annotations
 
 import gc
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -38,6 +39,11 @@ def _pauses(generation: int) -> float:
     return REGISTRY.get_sample_value("casino_gc_pause_seconds_count", {"generation": str(generation)}) or 0.0
 
 
+def _sum(sample: str) -> float:
+    """A sample summed over the generations."""
+    return sum(REGISTRY.get_sample_value(sample, {"generation": str(generation)}) or 0.0 for generation in range(3))
+
+
 def test_what_the_process_holds_at_startup_is_frozen_out_of_the_collectors_sight() -> None:
     loaded = ["kept for the process's life"]
     with _settling():
@@ -59,6 +65,26 @@ def test_every_collection_is_a_measured_pause(settled: None, generation: int) ->
     gc.collect(generation)
     assert _pauses(generation) == before + 1
     assert (REGISTRY.get_sample_value("casino_gc_pause_seconds_sum", {"generation": str(generation)}) or 0.0) > 0
+    assert REGISTRY.get_sample_value("casino_gc_cpu_seconds_total", {"generation": str(generation)}) is not None
+
+
+def test_a_pause_counts_a_finalizers_wait_and_the_cpu_only_the_collectors_work(settled: None) -> None:
+    """A finalizer run inside a collection can let the interpreter go (here it sleeps): the pause,
+    start to end, counts that time, the collecting thread's CPU does not."""
+
+    class Slow:
+        partner: object = None
+
+        def __del__(self) -> None:
+            time.sleep(0.2)
+
+    node = Slow()
+    node.partner = node  # a cycle: only the collector frees it
+    del node
+    pause, cpu = _sum("casino_gc_pause_seconds_sum"), _sum("casino_gc_cpu_seconds_total")
+    gc.collect()
+    assert _sum("casino_gc_pause_seconds_sum") - pause >= 0.2
+    assert 0 <= _sum("casino_gc_cpu_seconds_total") - cpu < 0.1
 
 
 def test_the_startup_collection_is_the_first_measured_pause() -> None:

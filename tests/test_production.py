@@ -186,6 +186,7 @@ def test_serve_production_on_postgresql(postgres_url: str, tmp_path: Path) -> No
         assert "casino_bets_total 1.0" in scraped and "casino_request_seconds_bucket" in scraped
         assert 'casino_pool_amount{pool="' in scraped and 'casino_state_builds_total{topic="table"}' in scraped
         assert 'casino_gc_pause_seconds_count{generation="2"}' in scraped  # the processes settled their collectors
+        assert 'casino_gc_cpu_seconds_total{generation="2"}' in scraped
 
 
 @pytest.mark.parametrize(("arguments", "field"), [

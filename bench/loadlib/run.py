@@ -217,7 +217,7 @@ async def _open_streams(ctx: Context, stop: asyncio.Event) -> list[asyncio.Task[
 #: what the bench reads of the server's ``/metrics``: sample name -> the label that tells them apart
 COUNTERS = {"casino_state_builds_total": "topic", "casino_request_queue_seconds_sum": "rank",
             "casino_request_queue_seconds_count": "rank", "casino_gc_pause_seconds_sum": "generation",
-            "casino_gc_pause_seconds_count": "generation"}
+            "casino_gc_pause_seconds_count": "generation", "casino_gc_cpu_seconds_total": "generation"}
 
 
 async def server_counters(base_url: str) -> dict[tuple[str, str], float] | None:
@@ -241,9 +241,9 @@ async def server_counters(base_url: str) -> dict[tuple[str, str], float] | None:
 
 def _from_counters(counters: dict[tuple[str, str], float], seconds: float) -> dict[str, Any]:
     """The report's ``state_builds`` (by topic, a second), ``request_queue`` (each rank's
-    requests and their mean wait for a thread) and ``gc_pauses`` (each generation's collections
-    and the share of a core they held, summed over the server's processes) from
-    :func:`server_counters`' window."""
+    requests and their mean wait for a thread) and ``gc_pauses`` (each generation's collections,
+    their pauses from start to end, and the CPU the collecting threads spent in them as a share of
+    a core, summed over the server's processes) from :func:`server_counters`' window."""
     report: dict[str, Any] = {}
     builds = {topic: value for (name, topic), value in counters.items() if name == "casino_state_builds_total"}
     if builds:
@@ -259,8 +259,10 @@ def _from_counters(counters: dict[tuple[str, str], float], seconds: float) -> di
     pauses = {generation: (counters.get(("casino_gc_pause_seconds_count", generation), 0.0), paused)
               for (name, generation), paused in counters.items() if name == "casino_gc_pause_seconds_sum"}
     if pauses:
+        cpu = {generation: counters.get(("casino_gc_cpu_seconds_total", generation), 0.0) for generation in pauses}
         report["gc_pauses"] = {generation: {"count": int(count), "seconds": round(paused, 3),
-                                            "percent_of_core": round(100 * paused / seconds, 1)}
+                                            "cpu_seconds": round(cpu[generation], 3),
+                                            "percent_of_core": round(100 * cpu[generation] / seconds, 1)}
                                for generation, (count, paused) in sorted(pauses.items())}
     return report
 

@@ -193,7 +193,8 @@ def render(report: dict[str, Any]) -> str:
             f"{rank} {q['count']} requests, mean {q['mean_ms']} ms" for rank, q in report["request_queue"].items())))
     if "gc_pauses" in report:
         out.append("garbage collections (the server's /metrics, all its processes): " + (", ".join(
-            f"generation {generation} {g['count']} ({g['seconds']} s, {g['percent_of_core']} % of a core)"
+            f"generation {generation} {g['count']} ({g['seconds']} s start to end, {g['cpu_seconds']} s of CPU: "
+            f"{g['percent_of_core']} % of a core)"
             for generation, g in report["gc_pauses"].items())))
     if sessions := report.get("database_sessions"):
         locks = ", ".join(f"{table} {mean}" for table, mean in sessions["lock_waits"].items())
