@@ -124,8 +124,8 @@ def test_the_bench_analyzes_a_database_whose_server_does_not(bench_database: str
     ("active", "Lock", "transactionid", "waiting on a lock"),
     ("active", "IO", "WALSync", "writing the commit"),
     ("active", "LWLock", "WALWrite", "writing the commit"),
-    ("active", None, None, "running or waiting for a core"),
-    ("active", "IO", "DataFileRead", "running or waiting for a core"),
+    ("active", None, None, "running or another wait"),
+    ("active", "IO", "DataFileRead", "running or another wait"),
     ("idle", "Client", "ClientRead", None),
 ])
 def test_a_database_session_in_a_transaction_waits_for_its_client_a_lock_the_commit_or_runs(
@@ -143,7 +143,7 @@ def test_the_sessions_are_averaged_over_the_looks_and_the_lock_waits_named_by_ta
     figures = sessions.figures()
     assert figures["looks"] == 2 and figures["in_transaction"] == 2.5
     assert figures["kinds"] == {"waiting for the server's next statement": 1.0, "waiting on a lock": 1.5,
-                                "writing the commit": 0.0, "running or waiting for a core": 0.0}
+                                "writing the commit": 0.0, "running or another wait": 0.0}
     assert figures["lock_waits"] == {"rounds": 1.0, "jackpot_pools": 0.5}
 
 

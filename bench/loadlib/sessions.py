@@ -24,9 +24,10 @@ from .database import connect
 
 #: seconds between two looks
 EVERY = 0.05
-#: what a session inside a transaction is doing, as the report names it
+#: what a session inside a transaction is doing, as the report names it; running is any other
+#: state of an active statement: its work, its wait for a core, a read from disk
 FOR_CLIENT, ON_A_LOCK, COMMITTING, RUNNING = ("waiting for the server's next statement", "waiting on a lock",
-                                              "writing the commit", "running or waiting for a core")
+                                              "writing the commit", "running or another wait")
 #: the write-ahead log's waits: the commit's write to disk
 WAL_WAITS = frozenset({"WALSync", "WALWrite", "WALInsert", "WALWriteLock"})
 #: the first table a statement names (what a lock wait waits on)
