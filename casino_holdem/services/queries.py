@@ -14,7 +14,7 @@ from typing import Any, NamedTuple, TypeVar
 
 from sqlalchemy import ColumnElement, bindparam, exists, func, inspect, select, true
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.orm import joinedload, raiseload, selectinload
+from sqlalchemy.orm import contains_eager, joinedload, raiseload, selectinload
 from sqlalchemy.orm.attributes import set_committed_value
 
 from ..core.round import FINISHED
@@ -111,15 +111,24 @@ def bettors_round(round_id: int, bettor: int, *, shared_lock: bool = False) -> G
     table), waits for them; and the table row stays free, so the dealer's ``SKIP LOCKED`` never
     passes a table over because a player is deciding (issue 10: one statement where four were).
     The table's settings a decision reads (R8's timers, the limits) change only when a round
-    opens (:mod:`.table_changes`), which this round's lock keeps from happening meanwhile."""
-    statement = (select(GameRound).where(GameRound.id == round_id)
-                 .options(joinedload(GameRound.table),
-                          joinedload(GameRound.bets.and_(Bet.player_id == bettor)).joinedload(Bet.decisions)))
+    opens (:mod:`.table_changes`), which this round's lock keeps from happening meanwhile.
+
+    The bet is read beside the round, not through the round's ``bets`` with a criterion: a
+    relationship loaded with one (``GameRound.bets.and_(…)``) keeps it on the round's state for the
+    session's life, so a session that read the round again after this transaction lazily loaded
+    this bettor's bets alone (found by the property test: a replay in the same session left the
+    other bettors out and disagreed with the settlement)."""
+    statement = (select(GameRound, Bet).where(GameRound.id == round_id)
+                 .outerjoin(Bet, (Bet.round_id == GameRound.id) & (Bet.player_id == bettor))
+                 .outerjoin(Bet.decisions)
+                 .options(joinedload(GameRound.table), contains_eager(Bet.decisions)))
     if shared_lock:
         statement = locked(statement, shared=True, of=GameRound)
-    round_row = db.session.scalars(statement).unique().first()
-    if round_row is None:
+    row = db.session.execute(statement).unique().first()
+    if row is None:
         raise _missing(GameRound, round_id)
+    round_row, bet = row
+    set_own_bets(round_row, [] if bet is None else [bet])
     return round_row
 
 

@@ -8,6 +8,8 @@ from decimal import Decimal
 import pytest
 from freezegun import freeze_time
 
+from casino_holdem.extensions import db
+from casino_holdem.models import GameRound
 from casino_holdem.services import dealer_steps, rounds, viewing
 from casino_holdem.services.errors import BadRequest, Conflict
 from support.casino import DECISION, SECOND, T0
@@ -137,3 +139,19 @@ def test_a_betting_window_without_bets_is_reopened_not_dealt(casino) -> None:
     round_id = casino.open(table)
     assert casino.run(table, T0 + 10 * SECOND) == ["betting_extended"]
     assert viewing.house_view(round_id)["phase"] == "betting"
+
+
+@pytest.mark.parametrize("late", [False, True], ids=["in its window", "after its window"])
+def test_r2_a_decision_reads_its_own_bet_and_the_round_keeps_every_bet_for_later_reads(dealt, late: bool) -> None:
+    """A decision reads the round with the bettor's own bet alone (issue 10). A session that reads
+    the round again afterwards (a replay, the dealer's loop) sees every bettor: found by the
+    property test, where a replay in the same session lost the other bettor and disagreed with
+    the settlement (R9, R10)."""
+    casino, frozen, _table, round_id, alice, bob = dealt
+    if late:
+        frozen.tick(dt.timedelta(seconds=DECISION))
+    try:
+        rounds.decide(alice, round_id, "flop", request_id="a1")
+    except Conflict:
+        assert late  # R8: refused once the window is over
+    assert sorted(bet.player_id for bet in db.session.get(GameRound, round_id).bets) == sorted((alice, bob))
