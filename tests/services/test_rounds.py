@@ -155,3 +155,20 @@ def test_r2_a_decision_reads_its_own_bet_and_the_round_keeps_every_bet_for_later
     except Conflict:
         assert late  # R8: refused once the window is over
     assert sorted(bet.player_id for bet in db.session.get(GameRound, round_id).bets) == sorted((alice, bob))
+
+
+def test_r2_1_a_bet_reads_its_round_without_the_others_bets_and_the_round_keeps_every_bet_for_later_reads(
+        casino) -> None:
+    """A bet reads its round without the round's bets (``raiseload``) and sets the bettor's own for
+    its transaction (issue 10). SQLAlchemy keeps that option on the round's state; a later read
+    of the round's bets in the same session, with the round object still alive, must still load
+    every bettor rather than raise (the decision's read once hid them, above)."""
+    with freeze_time(T0):
+        table = casino.table()
+        alice, bob = casino.player(), casino.player()
+        round_row = db.session.get(GameRound, casino.open(table))  # held alive across the bets
+        for player in (alice, bob):
+            rounds.place_bets(player, table, "10", request_id=f"bet-{player}")
+        assert sorted(bet.player_id for bet in round_row.bets) == [alice, bob]
+        db.session.expire(round_row)
+        assert sorted(bet.player_id for bet in round_row.bets) == [alice, bob]
