@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from sqlalchemy import or_, select
+from sqlalchemy.orm import contains_eager, selectinload
 
 from ..core.cards import format_cards
 from ..core.money import ZERO, format_amount
@@ -32,14 +33,15 @@ from .round_postings import STREET_BET, post_street_bets
 from .round_rows import load_round, save_round
 from .transaction import clock, transactional
 from .wallet import (
+    UNFINISHED_BET,
     Balance,
     Entry,
     amount_of,
+    exposure,
     in_play_account,
     lock_accounts,
     post,
     read_stake_accounts,
-    reserved,
     wallet_account,
 )
 from .wallet import balance as wallet_balance
@@ -140,8 +142,15 @@ def place_bets(player_id: int, table_id: int, ante: Decimal | str | int, bonus: 
         read_stake_accounts(player.id, player.currency, round_row.id, table.pool_id if progressive else None)
     wallet = wallet_account(player)
     lock_accounts([wallet])  # the player's own requests, on any table, are taken one at a time from here
-    earlier = {bet.request_id == request_id: bet for bet in db.session.scalars(select(Bet).where(
-        Bet.player_id == player_id, or_(Bet.request_id == request_id, Bet.round_id == (round_row and round_row.id))))}
+    # one read (issue 10) of the player's bets that matter here: a retry's (this request id), any on
+    # this round, and those of unfinished rounds, whose later bets this wallet must still cover
+    this_round = round_row and round_row.id
+    mine = db.session.scalars(
+        select(Bet).join(GameRound).options(contains_eager(Bet.round), selectinload(Bet.decisions))
+        .where(Bet.player_id == player_id, or_(Bet.request_id == request_id, Bet.round_id == this_round,
+                                               UNFINISHED_BET))).all()
+    earlier = {bet.request_id == request_id: bet for bet in mine
+               if bet.request_id == request_id or bet.round_id == this_round}
     if (first := earlier.get(True)) is not None:  # a retry, whatever round it was for
         return _retried(first, request_id, fingerprint)
     if round_row is not None and _another_round(round_id, round_row.id):
@@ -159,7 +168,7 @@ def place_bets(player_id: int, table_id: int, ante: Decimal | str | int, bonus: 
     with core_refusals("table"):
         bettor = core.place_bets(str(player.id), player.currency, ante_value, bonus_value, progressive, now=moment)
     stake = bettor.stake()
-    held = reserved(player.id)
+    held = exposure(bet for bet in mine if bet.round.phase not in FINISHED)
     available = wallet.balance - held
     if available < stake.staked + bettor.exposure:
         raise InsufficientFunds(

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, cast
 
-from sqlalchemy import bindparam, event, func, insert, select, update
+from sqlalchemy import Integer, String, bindparam, event, func, insert, select, true, update
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session, selectinload
 from sqlalchemy.orm.attributes import set_committed_value
 from werkzeug.security import generate_password_hash
@@ -34,8 +35,10 @@ from ..models import (
     GameRound,
     LedgerAccount,
     LedgerTransaction,
+    Money,
     Player,
     Posting,
+    utcnow,
 )
 from . import audit, queries
 from .errors import Conflict, InsufficientFunds, NotFound, Unprocessable, core_refusals
@@ -57,6 +60,22 @@ LEDGER_ACCOUNTS, LEDGER_TRANSACTIONS, POSTINGS = (LedgerAccount.__table__, Ledge
 NEW_TRANSACTION = insert(LEDGER_TRANSACTIONS).values(sealed=False).returning(LEDGER_TRANSACTIONS.c.id)
 #: the postings of one ledger transaction (many parameter sets at once)
 NEW_POSTINGS = insert(POSTINGS)
+#: PostgreSQL: the new transaction, unsealed, and its postings in one statement (issue 10: one
+#: round trip fewer for every posting). The postings come from arrays, one element per leg, so
+#: the statement is one whatever the number of legs, and are inserted in the legs' order
+LEGS_TABLE = func.unnest(
+    bindparam("account_ids", type_=ARRAY(Integer)), bindparam("currencies", type_=ARRAY(String)),
+    bindparam("amounts", type_=ARRAY(Money())), bindparam("memos", type_=ARRAY(String)),
+    bindparam("player_ids", type_=ARRAY(Integer)),
+).table_valued("account_id", "currency", "amount", "memo", "player_id", with_ordinality="ordinal").render_derived()
+NEW_TRANSACTION_CTE = (insert(LEDGER_TRANSACTIONS).values(
+    kind=bindparam("kind"), idempotency_key=bindparam("idempotency_key"), round_id=bindparam("round_id"),
+    created_at=bindparam("created_at"), sealed=False).returning(LEDGER_TRANSACTIONS.c.id).cte("new_transaction"))
+NEW_TRANSACTION_WITH_POSTINGS = select(NEW_TRANSACTION_CTE.c.id).add_cte(insert(POSTINGS).from_select(
+    ["transaction_id", "account_id", "currency", "amount", "memo", "player_id"],
+    select(NEW_TRANSACTION_CTE.c.id, LEGS_TABLE.c.account_id, LEGS_TABLE.c.currency, LEGS_TABLE.c.amount,
+           LEGS_TABLE.c.memo, LEGS_TABLE.c.player_id).select_from(NEW_TRANSACTION_CTE.join(LEGS_TABLE, true()))
+    .order_by(LEGS_TABLE.c.ordinal)).cte("new_postings"))
 #: the seal: the database then checks the transaction balances per currency (migration 0001)
 SEAL = update(LEDGER_TRANSACTIONS).where(LEDGER_TRANSACTIONS.c.id == bindparam("transaction_id")).values(sealed=True)
 #: one account's stored balance moved by ``delta`` (``account_id``): the balance it leaves
@@ -252,9 +271,10 @@ def post(kind: str, entries: Sequence[Entry], *, round_id: int | None = None,
 
     Each step is one plain statement (issue 10: every bet, decision and settlement posts, and the
     unit of work's bookkeeping cost more than the statements themselves): the wallets' balances
-    (locked and read first, so a refusal names the wallet), the transaction, its postings in one
-    go, the seal (the database checks the balance per currency on sealing), then every other
-    account (:func:`_add_to`). ``reserved``: what leaves the wallets was reserved when the Ante
+    (locked and read first, so a refusal names the wallet), the transaction and its postings (one
+    statement on PostgreSQL, :func:`_new_transaction`), the seal (the database checks the balance
+    per currency on sealing), then every other account (:func:`_add_to`). ``reserved``: what
+    leaves the wallets was reserved when the Ante
     was placed (R2.3-R2.5, :func:`reserved`), so the wallets are not locked and read first (one
     statement fewer for every Flop, Turn and River bet); their statements that add to them still
     refuse a negative balance.
@@ -277,12 +297,7 @@ def post(kind: str, entries: Sequence[Entry], *, round_id: int | None = None,
         _check_funds(own)
     db.session.flush()  # plain statements do not flush: what the session holds goes first
     _add_to(own)
-    transaction_id: int = db.session.execute(
-        NEW_TRANSACTION, {"kind": kind, "round_id": round_id, "idempotency_key": idempotency_key}).scalar_one()
-    if legs:  # an empty list would insert one row of defaults
-        db.session.execute(NEW_POSTINGS, [
-            {"transaction_id": transaction_id, "account_id": entry.account.id, "currency": entry.account.currency,
-             "amount": entry.amount, "memo": entry.memo, "player_id": entry.player_id} for entry in legs])
+    transaction_id = _new_transaction(kind, round_id, idempotency_key, legs)
     db.session.execute(SEAL, {"transaction_id": transaction_id})
     deferred = _this_transaction(DEFERRED)
     others = deferred.pop(LEGS, []) + [entry for entry in legs if entry.account.kind != AccountKind.WALLET]
@@ -293,6 +308,24 @@ def post(kind: str, entries: Sequence[Entry], *, round_id: int | None = None,
     if before_shared is not None:
         before_shared(transaction_id)
     _add_to([entry for entry in others if entry.account.kind not in PLAYER_SIDE])
+    return transaction_id
+
+
+def _new_transaction(kind: str, round_id: int | None, idempotency_key: str | None, legs: Sequence[Entry]) -> int:
+    """Insert a ledger transaction, unsealed, and its postings; its id. On PostgreSQL both go in
+    one statement (:data:`NEW_TRANSACTION_WITH_POSTINGS`); SQLite, which has no INSERT inside a
+    WITH, takes two."""
+    transaction = {"kind": kind, "round_id": round_id, "idempotency_key": idempotency_key}
+    if legs and db.session.get_bind().dialect.name == "postgresql":
+        return int(db.session.execute(NEW_TRANSACTION_WITH_POSTINGS, {
+            **transaction, "created_at": utcnow(), "account_ids": [entry.account.id for entry in legs],
+            "currencies": [entry.account.currency for entry in legs], "amounts": [entry.amount for entry in legs],
+            "memos": [entry.memo for entry in legs], "player_ids": [entry.player_id for entry in legs]}).scalar_one())
+    transaction_id: int = db.session.execute(NEW_TRANSACTION, transaction).scalar_one()
+    if legs:  # an empty list would insert one row of defaults
+        db.session.execute(NEW_POSTINGS, [
+            {"transaction_id": transaction_id, "account_id": entry.account.id, "currency": entry.account.currency,
+             "amount": entry.amount, "memo": entry.memo, "player_id": entry.player_id} for entry in legs])
     return transaction_id
 
 
@@ -484,6 +517,15 @@ def reserved(player_id: int) -> Decimal:
     return _reserved([player_id])[player_id]
 
 
+#: the player's bets that :func:`reserved` counts, for a caller that reads them with others
+UNFINISHED_BET = GameRound.phase.notin_(FINISHED)
+
+
+def exposure(bets: Iterable[Bet]) -> Decimal:
+    """What these bets, each read with its decisions, may still ask for (core ``Bettor.exposure``)."""
+    return sum((bettor_of(bet).exposure for bet in bets), ZERO)
+
+
 def _reserved(player_ids: Iterable[int], known: Sequence[GameRound] = ()) -> dict[int, Decimal]:
     """:func:`reserved` of many players; the bets of the ``known`` rounds (read with their bets
     and decisions) are taken as read, the players' other unfinished bets are read."""
@@ -491,10 +533,10 @@ def _reserved(player_ids: Iterable[int], known: Sequence[GameRound] = ()) -> dic
     bets = [bet for round_row in known if round_row.phase not in FINISHED for bet in round_row.bets
             if bet.player_id in held]
     bets += db.session.scalars(select(Bet).join(GameRound).options(selectinload(Bet.decisions))
-                               .where(Bet.player_id.in_(held), GameRound.phase.notin_(FINISHED),
+                               .where(Bet.player_id.in_(held), UNFINISHED_BET,
                                       GameRound.id.notin_([round_row.id for round_row in known])))
     for bet in bets:
-        held[bet.player_id] += bettor_of(bet).exposure
+        held[bet.player_id] += exposure([bet])
     return held
 
 

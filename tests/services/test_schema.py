@@ -8,11 +8,12 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import select, text
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, StatementError
 
-from casino_holdem.models import AuditEntry, LedgerAccount, Posting
+from casino_holdem.models import AccountKind, AuditEntry, LedgerAccount, LedgerTransaction, Posting
 from casino_holdem.services import demo, verify, wallet
 from casino_holdem.services.errors import BadRequest
+from casino_holdem.services.transaction import transactional
 
 
 def test_migrated_schema_matches_the_models(db) -> None:
@@ -58,6 +59,39 @@ def test_floats_never_reach_a_money_column(db, casino) -> None:
     with pytest.raises(BadRequest, match="amount"):
         wallet.deposit(player, 10.5, "float")  # type: ignore[arg-type]
     assert casino.balance(player) == Decimal(1000)
+
+
+@transactional
+def _posted(player: int, amounts: list[str]) -> int:
+    """One ledger transaction: each amount from the cashier to the player's wallet, a leg each way."""
+    own, cashier = wallet.player_wallet(player, "USD"), wallet.house_account(AccountKind.CASHIER, "USD")
+    return wallet.post("deposit", [leg for number, amount in enumerate(amounts) for leg in (
+        wallet.Entry(cashier, -Decimal(amount), f"leg {number} out"),
+        wallet.Entry(own, Decimal(amount), f"leg {number} in", player if number % 2 else None))])
+
+
+def test_a_ledger_transactions_postings_are_stored_as_given_and_sealed(db, casino) -> None:
+    """On PostgreSQL a transaction and its postings are one statement (issue 10), on SQLite two:
+    either way each leg is stored in the order given, exactly, and the transaction is sealed."""
+    player = casino.player()
+    transaction_id = _posted(player, ["1", "0.00001", "2.5", "7"])
+    stored = db.session.scalars(select(Posting).where(Posting.transaction_id == transaction_id)
+                                .order_by(Posting.id)).all()
+    assert [(posting.memo, posting.amount, posting.player_id) for posting in stored] == [
+        (f"leg {number} {way}", Decimal(amount) * sign, player if way == "in" and number % 2 else None)
+        for number, amount in enumerate(["1", "0.00001", "2.5", "7"]) for way, sign in (("out", -1), ("in", 1))]
+    assert db.session.get(LedgerTransaction, transaction_id).sealed
+    assert casino.balance(player) == Decimal("1010.50001")
+    casino.assert_sound()
+
+
+def test_money_beyond_five_places_is_refused_by_a_posting_not_rounded(db, casino) -> None:
+    player = casino.player()
+    with pytest.raises(StatementError, match="more than 5 decimal places"):
+        _posted(player, ["1", "0.000001"])
+    db.session.rollback()
+    assert casino.balance(player) == Decimal(1000)
+    casino.assert_sound()
 
 
 def test_demo_data_is_idempotent(db) -> None:
