@@ -8,6 +8,8 @@ Casino.ready.then(() => {
   const { t, api, toUnits, fromUnits, element, follow, showLink } = Casino;
   const { $, setText, finished, statusText, plainError } = TableView;
   const SHORTCUTS = { f: "fold", p: "flop", b: "bet", c: "check" };
+  /** How long an accepted action waits for the stream to show it before the table is read instead. */
+  const STREAMED_WITHIN_MS = 1500;
 
   let state = JSON.parse($("state").textContent);
   let receivedAt = performance.now();
@@ -174,9 +176,26 @@ Casino.ready.then(() => {
    * state came in meanwhile, since it may have been read before a change the stream has already
    * shown (the dealer dealing the next street), and the stream sends only what changed. */
   let streamed = 0;
+  let streamUp = false;
+  let nextStreamed = null;
   function acceptStreamed(payload, at) {
     streamed += 1;
     accept(payload, at);
+    if (nextStreamed) nextStreamed();
+  }
+
+  /** Whether the stream brings a state within `ms` of `before` (its count then). It shows each
+   * player the change their own action made (their bets, their balance), built once for every
+   * viewer, so after an accepted action the table is read again only when it has not (the stream
+   * is down or slow): a floor of players in browsers asks one request an action, not two. */
+  function streamedWithin(before, ms) {
+    if (streamed !== before) return Promise.resolve(true);
+    if (!streamUp) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const done = (seen) => { clearTimeout(timer); nextStreamed = null; resolve(seen); };
+      const timer = setTimeout(() => done(false), ms);
+      nextStreamed = () => done(true);
+    });
   }
 
   function showError(message) {
@@ -198,6 +217,7 @@ Casino.ready.then(() => {
       $("status").focus({ preventScroll: true });
     }
     renderDecisions();
+    let accepted = false;
     try {
       try {
         await api("POST", path, body);
@@ -206,20 +226,24 @@ Casino.ready.then(() => {
         await api("POST", path, body);
       }
       showError("");
+      accepted = true;
       return true;
     } catch (error) {
       showError(plainError(state, error));
       return false;
     } finally {
-      busy = false;
+      // the buttons stay disabled until the state after the action is in: from the stream, or read
       try {
         const before = streamed;
-        const fresh = await api("GET", `/api/tables/${tableId}`);
-        if (streamed === before) accept(fresh, performance.now());
-        else render();
+        if (!(accepted && await streamedWithin(before, STREAMED_WITHIN_MS))) {
+          const fresh = await api("GET", `/api/tables/${tableId}`);
+          if (streamed === before) accept(fresh, performance.now());
+        }
       } catch (error) {
-        render();
+        // the next streamed state shows it
       }
+      busy = false;
+      render();
     }
   }
 
@@ -309,7 +333,10 @@ Casino.ready.then(() => {
     }
   });
 
-  follow(`/events/tables/${tableId}`, acceptStreamed, (up) => showLink($("connection"), up));
+  follow(`/events/tables/${tableId}`, acceptStreamed, (up) => {
+    streamUp = up;
+    showLink($("connection"), up);
+  });
   render();
   setInterval(() => {
     TableFelt.renderClock(state, receivedAt);

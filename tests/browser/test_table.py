@@ -5,6 +5,7 @@ Undo, Clear, Rebet and Double; and the defects of issue 13, each with the check 
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -254,3 +255,28 @@ def test_the_rules_and_pay_tables_are_in_the_game(open_page, shot) -> None:
     assert "30 : 1" in text and "P3 · Royal flush" in text and "JPY 400,000" in text and "SHA-256" in text
     assert no_sideways_scroll(page), too_wide(page)
     shot(page, "rules")
+
+
+def test_issue_10_an_accepted_bet_and_decision_are_one_request_each(open_page) -> None:
+    """The table's stream shows each player the change their own bet or decision made (R1: their
+    own part), so the page does not read the table again after an accepted action: a floor of
+    players in browsers asks one request an action, not two (each read costs the server about
+    as much as a decision)."""
+    page = open_page()
+    log_in(page, "demo2")
+    wait_for_betting(page, MONACO)
+    page.wait_for_function("document.getElementById('connection').textContent.includes('live')", timeout=CEILING_MS)
+    sent: list[str] = []
+    page.on("request", lambda request: sent.append(f"{request.method} {request.url.split('?')[0]}"))
+    page.click("#ante")
+    page.click("#chips [data-chip] >> nth=0")
+    page.click("#place")
+    page.wait_for_selector("#bet-form", state="hidden")
+    wait_for_action(page, "flop")
+    page.click('#decisions [data-action="flop"]')
+    page.wait_for_function("!document.querySelector('#decisions [data-action=\"flop\"]:not([hidden])')",
+                           timeout=CEILING_MS)
+    page.wait_for_timeout(2_000)  # beyond the wait for the stream after which the page would read the table
+    api = [re.sub(r"[0-9]+", "{id}", f"{request.split()[0]} /api/{request.split('/api/', 1)[1]}")
+           for request in sent if "/api/" in request]
+    assert api == ["POST /api/tables/{id}/bets", "POST /api/rounds/{id}/decisions"]
