@@ -8,11 +8,12 @@ Locks follow the one order of :mod:`.transaction`: a round is locked only after 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Collection
 from decimal import Decimal
 from typing import Any, NamedTuple, TypeVar
 
-from sqlalchemy import ColumnElement, bindparam, exists, func, inspect, select, true
+from sqlalchemy import ColumnElement, Select, bindparam, exists, func, inspect, select, true
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import contains_eager, joinedload, raiseload, selectinload
 from sqlalchemy.orm.attributes import set_committed_value
@@ -79,8 +80,17 @@ def get(model: type[Row], row_id: int) -> Row:
 def try_lock(model: type[Row], row_id: int, *, skip_locked: bool = False, shared: bool = False) -> Row | None:
     """The row locked ``FOR NO KEY UPDATE`` (``FOR SHARE`` when ``shared``) with fresh values, or None
     (missing, or held elsewhere with ``skip_locked``)."""
-    return db.session.scalars(locked(select(model).where(model.id == row_id), skip_locked=skip_locked,
-                                     shared=shared)).first()
+    kind = (model, skip_locked, shared)
+    statement = _LOCKS.get(kind)
+    if statement is None:  # built once per kind (issue 10: every bet locks its table)
+        statement = _LOCKS[kind] = locked(select(model).where(model.id == bindparam("row_id")),
+                                          skip_locked=skip_locked, shared=shared)
+    row: Row | None = db.session.scalars(statement, {"row_id": row_id}).first()
+    return row
+
+
+#: :func:`try_lock`'s statements by model and kind of lock
+_LOCKS: dict[tuple[type, bool, bool], Select[Any]] = {}
 
 
 def lock(model: type[Row], row_id: int, *, shared: bool = False) -> Row:
@@ -101,6 +111,15 @@ def lock_round(round_id: int) -> tuple[GameTable, GameRound]:
                                      .options(WITH_BETS)).one()
 
 
+#: :func:`bettors_round`'s read, unlocked and locked, built once with its parameters named (issue
+#: 10: every decision reads it)
+_BETTORS_ROUND = (select(GameRound, Bet).where(GameRound.id == bindparam("round_id"))
+                  .outerjoin(Bet, (Bet.round_id == GameRound.id) & (Bet.player_id == bindparam("bettor")))
+                  .outerjoin(Bet.decisions)
+                  .options(joinedload(GameRound.table), contains_eager(Bet.decisions)))
+_BETTORS_ROUND_LOCKED = locked(_BETTORS_ROUND, shared=True, of=GameRound)
+
+
 def bettors_round(round_id: int, bettor: int, *, shared_lock: bool = False) -> GameRound:
     """The round with its table and only ``bettor``'s bet and its decisions, in one statement, or
     :class:`NotFound`: a bettor's decision is checked against their own bet alone (R2.3-R2.5, R8),
@@ -118,16 +137,12 @@ def bettors_round(round_id: int, bettor: int, *, shared_lock: bool = False) -> G
     session's life, so a session that read the round again after this transaction lazily loaded
     this bettor's bets alone (found by the property test: a replay in the same session left the
     other bettors out and disagreed with the settlement)."""
-    statement = (select(GameRound, Bet).where(GameRound.id == round_id)
-                 .outerjoin(Bet, (Bet.round_id == GameRound.id) & (Bet.player_id == bettor))
-                 .outerjoin(Bet.decisions)
-                 .options(joinedload(GameRound.table), contains_eager(Bet.decisions)))
-    if shared_lock:
-        statement = locked(statement, shared=True, of=GameRound)
-    row = db.session.execute(statement).unique().first()
+    statement = _BETTORS_ROUND_LOCKED if shared_lock else _BETTORS_ROUND
+    row = db.session.execute(statement, {"round_id": round_id, "bettor": bettor}).unique().first()
     if row is None:
         raise _missing(GameRound, round_id)
-    round_row, bet = row
+    round_row: GameRound = row[0]
+    bet: Bet | None = row[1]
     set_own_bets(round_row, [] if bet is None else [bet])
     return round_row
 
@@ -184,12 +199,20 @@ def latest_round(table_id: int, *, finished: bool = False, for_update: bool = Fa
     void one, with its bets (:data:`WITH_BETS`; with ``bets=False`` they are not read: the caller
     reads its own and sets them, :func:`set_own_bets`); with ``for_update`` the round row is
     locked (the caller holds the table's lock), ``FOR SHARE`` when ``shared``."""
-    statement = select(GameRound).where(GameRound.table_id == table_id)
+    round_row: GameRound | None = db.session.scalars(_latest_round_statement(finished, for_update, shared, bets),
+                                                     {"table_id": table_id}).first()
+    return round_row
+
+
+@functools.cache
+def _latest_round_statement(finished: bool, for_update: bool, shared: bool, bets: bool) -> Select[Any]:
+    """:func:`latest_round`'s statement, built once per kind (issue 10: every bet reads it)."""
+    statement = select(GameRound).where(GameRound.table_id == bindparam("table_id"))
     if finished:
         statement = statement.where(GameRound.phase.in_(FINISHED))
     statement = (statement.order_by(GameRound.number.desc()).limit(1)
                  .options(WITH_BETS if bets else raiseload(GameRound.bets)))
-    return db.session.scalars(locked(statement, shared=shared) if for_update else statement).first()
+    return locked(statement, shared=shared) if for_update else statement
 
 
 def set_own_bets(round_row: GameRound, own: list[Bet]) -> None:

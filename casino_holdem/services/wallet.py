@@ -213,12 +213,17 @@ def read_stake_accounts(player_id: int, currency: str, round_id: int, pool_id: i
     _read(codes)
 
 
+#: the accounts with these codes (``codes``, a list), built once (issue 10: every bet and posting
+#: decision reads its accounts)
+ACCOUNTS_BY_CODE = select(LedgerAccount).where(LedgerAccount.code.in_(bindparam("codes", expanding=True)))
+
+
 def _read(codes: set[str]) -> None:
     known = _this_transaction("casino_accounts")
     unread = codes - known.keys()
     if unread:
         known.update((account.code, account) for account in db.session.scalars(
-            select(LedgerAccount).where(LedgerAccount.code.in_(unread))))
+            ACCOUNTS_BY_CODE, {"codes": sorted(unread)}))
 
 
 def _house_code(kind: AccountKind, currency: str) -> str:
