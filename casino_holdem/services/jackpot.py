@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from sqlalchemy import insert, inspect, select, update
+from sqlalchemy import bindparam, insert, inspect, select, update
 from sqlalchemy.orm.attributes import set_committed_value
 
 from .. import paytable_files
@@ -77,6 +77,16 @@ def pool_legs(pool_id: int, base_delta: Decimal, counterpart: LedgerAccount, mul
             Entry(house_account(AccountKind.EXCHANGE, counterpart.currency), converted, memo, player_id)]
 
 
+POOLS, POOL_MOVEMENTS = JackpotPool.__table__, PoolMovement.__table__
+#: :func:`move`'s statements, plain and built once with their parameters named (issue 10: every
+#: Progressive bet moves a pool): the pool's amount moved by ``delta`` (``pool_id``), the amount
+#: it leaves; its movements
+ADD_TO_POOL = (update(POOLS).where(POOLS.c.id == bindparam("pool_id"))
+               .values(amount=POOLS.c.amount + bindparam("delta", type_=POOLS.c.amount.type))
+               .returning(POOLS.c.amount))
+NEW_MOVEMENTS = insert(POOL_MOVEMENTS)
+
+
 def move(pool_id: int, kind: str, entries: Sequence[Entry], movements: Sequence[Movement], *,
          actor: str, round_id: int | None = None, reason: str | None = None,
          idempotency_key: str | None = None) -> int:
@@ -96,16 +106,14 @@ def move(pool_id: int, kind: str, entries: Sequence[Entry], movements: Sequence[
         first (a contribution) holds it from here to commit only (issue 10; a settlement locked it
         earlier). The movements are written under it, so their order is the order in which the
         linked tables changed the pool (its history replays it)."""
-        amount = db.session.execute(update(JackpotPool).where(JackpotPool.id == pool_id)
-                                    .values(amount=JackpotPool.amount + moved).returning(JackpotPool.amount)
-                                    .execution_options(synchronize_session=False)).scalar_one()
+        amount = db.session.execute(ADD_TO_POOL, {"pool_id": pool_id, "delta": moved}).scalar_one()
         if amount < 0:
             raise RuntimeError(f"pool {pool_id} would go below zero (R5)")
         held = db.session.identity_map.get(inspect(JackpotPool).identity_key_from_primary_key((pool_id,)))
         if held is not None:
             set_committed_value(held, "amount", amount)
         if movements:  # an empty list would insert one row of defaults
-            db.session.execute(insert(PoolMovement.__table__), [
+            db.session.execute(NEW_MOVEMENTS, [
                 {"pool_id": pool_id, "kind": m.kind.value, "amount": m.amount, "round_id": round_id,
                  "bet_id": m.bet_id, "transaction_id": transaction_id, "actor": actor, "reason": reason}
                 for m in movements])
