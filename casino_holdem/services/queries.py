@@ -228,9 +228,14 @@ def finished_rounds(table_id: int, limit: int) -> list[int]:
     """The ids of the table's last ``limit`` settled or void rounds, newest first: once finished a
     round never changes (R2.7; R9: no step, bet, decision or incident after it), so what is built
     of it is kept by its id (issue 10, :mod:`.kept`)."""
-    return list(db.session.scalars(select(GameRound.id)
-                                   .where(GameRound.table_id == table_id, GameRound.phase.in_(FINISHED))
-                                   .order_by(GameRound.number.desc()).limit(limit)))
+    return list(db.session.scalars(_FINISHED_ROUNDS, {"table_id": table_id, "limit": limit}))
+
+
+#: :func:`finished_rounds`' read, built once with its parameters named (issue 10: every state
+#: build and table read asks it)
+_FINISHED_ROUNDS = (select(GameRound.id).where(GameRound.table_id == bindparam("table_id"),
+                                               GameRound.phase.in_(FINISHED))
+                    .order_by(GameRound.number.desc()).limit(bindparam("limit")))
 
 
 class Panels(NamedTuple):
@@ -249,15 +254,23 @@ class Panels(NamedTuple):
 def panels(pool_id: int, sha256: str) -> Panels:
     """:class:`Panels` of a table on ``pool_id`` dealing paytable ``sha256`` (issue 10: one read
     where the meter, the last wins and the returns were three, one of them a large JSON document)."""
+    amount, shares, newest, figures_id, figures_at = db.session.execute(
+        _PANELS, {"pool_id": pool_id, "sha256": sha256}).one()
+    return Panels(amount, (shares, newest), figures_id, figures_at)
+
+
+def _panels() -> Select[Any]:
+    """:func:`panels`' read (``pool_id``, ``sha256``), built once (issue 10: every state build asks it)."""
     awards = select(func.count(AwardRecord.id).label("shares"), func.max(AwardRecord.id).label("newest")).subquery()
     figures = (select(PaytableFigures.id, PaytableFigures.computed_at)
-               .where(PaytableFigures.sha256 == sha256, PaytableFigures.computed_at.is_not(None))
+               .where(PaytableFigures.sha256 == bindparam("sha256"), PaytableFigures.computed_at.is_not(None))
                .order_by(PaytableFigures.computed_at.desc(), PaytableFigures.id.desc()).limit(1).subquery())
-    amount, shares, newest, figures_id, figures_at = db.session.execute(
-        select(JackpotPool.amount, awards.c.shares, awards.c.newest, figures.c.id, figures.c.computed_at)
-        .select_from(JackpotPool).join(awards, true()).outerjoin(figures, true())
-        .where(JackpotPool.id == pool_id)).one()
-    return Panels(amount, (shares, newest), figures_id, figures_at)
+    return (select(JackpotPool.amount, awards.c.shares, awards.c.newest, figures.c.id, figures.c.computed_at)
+            .select_from(JackpotPool).join(awards, true()).outerjoin(figures, true())
+            .where(JackpotPool.id == bindparam("pool_id")))
+
+
+_PANELS = _panels()
 
 
 def rounds_with_bets(round_ids: Collection[int]) -> dict[int, GameRound]:

@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from ..core.cards import format_cards
 from ..core.money import format_amount
@@ -75,8 +75,13 @@ def _countdown(round_row: GameRound, bettors: int) -> dict[str, Any]:
 
 def incident_notices(round_id: int) -> list[str]:
     """R9: the short notices of the round's incidents that did not void it, oldest first."""
-    return list(db.session.scalars(select(IncidentRecord.notice).where(
-        IncidentRecord.round_id == round_id, IncidentRecord.notice.is_not(None)).order_by(IncidentRecord.id)))
+    return list(db.session.scalars(_NOTICES, {"round_id": round_id}))
+
+
+#: :func:`incident_notices`' read, built once with its parameter named (issue 10: every state build asks it)
+_NOTICES = (select(IncidentRecord.notice)
+            .where(IncidentRecord.round_id == bindparam("round_id"), IncidentRecord.notice.is_not(None))
+            .order_by(IncidentRecord.id))
 
 
 def _round_part(round_row: GameRound, core: Round) -> dict[str, Any]:

@@ -149,15 +149,18 @@ def _kept(session: Session, name: str) -> dict[Any, Any] | None:
     return cast(dict[Any, Any], kept[1]) if kept is not None and kept[0] is session.get_transaction() else None
 
 
+#: the account with that ``code``, built once (issue 10: every table read and state build reads a wallet)
+ACCOUNT_BY_CODE = select(LedgerAccount).where(LedgerAccount.code == bindparam("code"))
+
+
 def _account(code: str, kind: AccountKind, currency: str, **links: int | None) -> LedgerAccount:
     """The account with that code (made on first use), read once per transaction (issue 10: a bet
     names the wallet and the round's in-play account in several postings)."""
     known = _this_transaction("casino_accounts")
     account = known.get(code)
     if account is None:
-        by_code = select(LedgerAccount).where(LedgerAccount.code == code)
-        account = (db.session.scalars(by_code).first() or _opened(code, kind, currency, links)
-                   or db.session.scalars(by_code).one())
+        account = (db.session.scalars(ACCOUNT_BY_CODE, {"code": code}).first() or _opened(code, kind, currency, links)
+                   or db.session.scalars(ACCOUNT_BY_CODE, {"code": code}).one())
         known[code] = account
     return account
 
@@ -526,6 +529,13 @@ def reserved(player_id: int) -> Decimal:
 UNFINISHED_BET = GameRound.phase.notin_(FINISHED)
 
 
+#: the bets of these ``players`` on unfinished rounds other than the ``known`` ones, with their
+#: decisions, built once (issue 10: every table read and state build asks it)
+UNFINISHED_BETS = (select(Bet).join(GameRound).options(selectinload(Bet.decisions))
+                   .where(Bet.player_id.in_(bindparam("players", expanding=True)), UNFINISHED_BET,
+                          GameRound.id.notin_(bindparam("known", expanding=True))))
+
+
 def exposure(bets: Iterable[Bet]) -> Decimal:
     """What these bets, each read with its decisions, may still ask for (core ``Bettor.exposure``)."""
     return sum((bettor_of(bet).exposure for bet in bets), ZERO)
@@ -537,9 +547,8 @@ def _reserved(player_ids: Iterable[int], known: Sequence[GameRound] = ()) -> dic
     held = dict.fromkeys(player_ids, ZERO)
     bets = [bet for round_row in known if round_row.phase not in FINISHED for bet in round_row.bets
             if bet.player_id in held]
-    bets += db.session.scalars(select(Bet).join(GameRound).options(selectinload(Bet.decisions))
-                               .where(Bet.player_id.in_(held), UNFINISHED_BET,
-                                      GameRound.id.notin_([round_row.id for round_row in known])))
+    bets += db.session.scalars(UNFINISHED_BETS, {"players": list(held),
+                                                 "known": [round_row.id for round_row in known]})
     for bet in bets:
         held[bet.player_id] += exposure([bet])
     return held
