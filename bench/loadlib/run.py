@@ -256,14 +256,14 @@ def _from_counters(counters: dict[tuple[str, str], float], seconds: float) -> di
         queue[rank] = {"count": int(count), "mean_ms": round(1000 * waited / count, 1) if count else None}
     if queue:
         report["request_queue"] = queue
-    pauses = {generation: (counters.get(("casino_gc_pause_seconds_count", generation), 0.0), paused)
+    pauses = {generation: (counters.get(("casino_gc_pause_seconds_count", generation), 0.0), paused,
+                           counters.get(("casino_gc_cpu_seconds_total", generation), 0.0))
               for (name, generation), paused in counters.items() if name == "casino_gc_pause_seconds_sum"}
     if pauses:
-        cpu = {generation: counters.get(("casino_gc_cpu_seconds_total", generation), 0.0) for generation in pauses}
         report["gc_pauses"] = {generation: {"count": int(count), "seconds": round(paused, 3),
-                                            "cpu_seconds": round(cpu[generation], 3),
-                                            "percent_of_core": round(100 * cpu[generation] / seconds, 1)}
-                               for generation, (count, paused) in sorted(pauses.items())}
+                                            "cpu_seconds": round(cpu, 3),
+                                            "percent_of_core": round(100 * cpu / seconds, 1)}
+                               for generation, (count, paused, cpu) in sorted(pauses.items())}
     return report
 
 

@@ -149,8 +149,9 @@ def _kept(session: Session, name: str) -> dict[Any, Any] | None:
     return cast(dict[Any, Any], kept[1]) if kept is not None and kept[0] is session.get_transaction() else None
 
 
-#: the account with that ``code``, built once (issue 10: every table read and state build reads a wallet)
-ACCOUNT_BY_CODE = select(LedgerAccount).where(LedgerAccount.code == bindparam("code"))
+#: the accounts with these codes (``codes``, a list), built once (issue 10: every bet, posting
+#: decision, table read and state build reads its accounts)
+ACCOUNTS_BY_CODE = select(LedgerAccount).where(LedgerAccount.code.in_(bindparam("codes", expanding=True)))
 
 
 def _account(code: str, kind: AccountKind, currency: str, **links: int | None) -> LedgerAccount:
@@ -159,8 +160,9 @@ def _account(code: str, kind: AccountKind, currency: str, **links: int | None) -
     known = _this_transaction("casino_accounts")
     account = known.get(code)
     if account is None:
-        account = (db.session.scalars(ACCOUNT_BY_CODE, {"code": code}).first() or _opened(code, kind, currency, links)
-                   or db.session.scalars(ACCOUNT_BY_CODE, {"code": code}).one())
+        by_code = {"codes": [code]}
+        account = (db.session.scalars(ACCOUNTS_BY_CODE, by_code).first() or _opened(code, kind, currency, links)
+                   or db.session.scalars(ACCOUNTS_BY_CODE, by_code).one())
         known[code] = account
     return account
 
@@ -214,11 +216,6 @@ def read_stake_accounts(player_id: int, currency: str, round_id: int, pool_id: i
     if pool_id is not None:
         codes |= {_pool_code(pool_id), *(_house_code(AccountKind.EXCHANGE, code) for code in (BASE, currency))}
     _read(codes)
-
-
-#: the accounts with these codes (``codes``, a list), built once (issue 10: every bet and posting
-#: decision reads its accounts)
-ACCOUNTS_BY_CODE = select(LedgerAccount).where(LedgerAccount.code.in_(bindparam("codes", expanding=True)))
 
 
 def _read(codes: set[str]) -> None:
@@ -282,10 +279,9 @@ def post(kind: str, entries: Sequence[Entry], *, round_id: int | None = None,
     (locked and read first, so a refusal names the wallet), the transaction and its postings (one
     statement on PostgreSQL, :func:`_new_transaction`), the seal (the database checks the balance
     per currency on sealing), then every other account (:func:`_add_to`). ``reserved``: what
-    leaves the wallets was reserved when the Ante
-    was placed (R2.3-R2.5, :func:`reserved`), so the wallets are not locked and read first (one
-    statement fewer for every Flop, Turn and River bet); their statements that add to them still
-    refuse a negative balance.
+    leaves the wallets was reserved when the Ante was placed (R2.3-R2.5, :func:`reserved`), so the
+    wallets are not locked and read first (one statement fewer for every Flop, Turn and River
+    bet); their statements that add to them still refuse a negative balance.
 
     ``defer``: the accounts other than wallets are moved by the transaction's next posting, which
     must follow in the same transaction (a Progressive bet's contribution, :func:`.rounds.place_bets`):
@@ -550,7 +546,7 @@ def _reserved(player_ids: Iterable[int], known: Sequence[GameRound] = ()) -> dic
     bets += db.session.scalars(UNFINISHED_BETS, {"players": list(held),
                                                  "known": [round_row.id for round_row in known]})
     for bet in bets:
-        held[bet.player_id] += exposure([bet])
+        held[bet.player_id] += bettor_of(bet).exposure
     return held
 
 

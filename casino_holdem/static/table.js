@@ -184,12 +184,11 @@ Casino.ready.then(() => {
     if (nextStreamed) nextStreamed();
   }
 
-  /** Whether the stream brings a state within `ms` of `before` (its count then). It shows each
-   * player the change their own action made (their bets, their balance), built once for every
-   * viewer, so after an accepted action the table is read again only when it has not (the stream
-   * is down or slow): a floor of players in browsers asks one request an action, not two. */
-  function streamedWithin(before, ms) {
-    if (streamed !== before) return Promise.resolve(true);
+  /** Whether the stream brings its next state within `ms`. It shows each player the change their
+   * own action made (their bets, their balance), built once for every viewer, so after an accepted
+   * action the table is read again only when it has not (the stream is down or slow): a floor of
+   * players in browsers asks one request an action, not two. */
+  function streamedWithin(ms) {
     if (!streamUp) return Promise.resolve(false);
     return new Promise((resolve) => {
       const done = (seen) => { clearTimeout(timer); nextStreamed = null; resolve(seen); };
@@ -235,7 +234,7 @@ Casino.ready.then(() => {
       // the buttons stay disabled until the state after the action is in: from the stream, or read
       try {
         const before = streamed;
-        if (!(accepted && await streamedWithin(before, STREAMED_WITHIN_MS))) {
+        if (!(accepted && await streamedWithin(STREAMED_WITHIN_MS))) {
           const fresh = await api("GET", `/api/tables/${tableId}`);
           if (streamed === before) accept(fresh, performance.now());
         }
