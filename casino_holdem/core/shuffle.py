@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import secrets
 from collections.abc import Callable, Sequence
@@ -86,7 +87,23 @@ def verify(commitment: str, deck: Sequence[Card], nonce: str) -> bool:
 
 def parse_deck(text: str | Sequence[str]) -> tuple[Card, ...]:
     """Read a revealed deck (52 distinct cards) from its text or a list of card strings."""
-    cards = parse_cards(text.split() if isinstance(text, str) else text, what="deck")
+    return _deck_of(text) if isinstance(text, str) else _checked_deck(parse_cards(text, what="deck"))
+
+
+#: decks whose text :func:`parse_deck` keeps read: more than the rounds a server has in play at once
+DECKS_KEPT = 4096
+
+
+@functools.lru_cache(maxsize=DECKS_KEPT)
+def _deck_of(text: str) -> tuple[Card, ...]:
+    """A stored deck's text, read once per process while its round is played: every bet, decision,
+    dealer's step and state build loads the round again (issue 10: 52 cards parsed each time were
+    2 % of a decision's CPU). The cards are immutable, so the one tuple is shared; a text that is
+    not a deck raises each time (an error is not kept)."""
+    return _checked_deck(parse_cards(text.split(), what="deck"))
+
+
+def _checked_deck(cards: tuple[Card, ...]) -> tuple[Card, ...]:
     if len(cards) != 52:
         raise InvalidCard(f"{len(cards)} cards, a deck has 52", field="deck")
     return cards

@@ -62,3 +62,16 @@ def test_revealed_deck_parses_back() -> None:
     assert shuffle.parse_deck(shuffle.deck_text(deck)) == deck
     with pytest.raises(InvalidCard, match="deck: 51 cards"):
         shuffle.parse_deck(shuffle.deck_text(deck[:51]))
+
+
+def test_a_stored_deck_is_read_once_and_a_bad_one_is_refused_every_time() -> None:
+    """Issue 10: a round's deck is loaded with every bet, decision and step; its text is parsed once."""
+    deck = shuffle.seeded_shuffle("read once")
+    text = shuffle.deck_text(deck)
+    first = shuffle.parse_deck(text)
+    assert first == deck and shuffle.parse_deck(text) is first
+    assert shuffle.parse_deck([str(card) for card in deck]) == deck  # a list of card strings is read as before
+    duplicated = shuffle.deck_text((*deck[:51], deck[0]))
+    for _ in range(2):  # R1: each card once; the refusal is not remembered as a deck
+        with pytest.raises(InvalidCard, match="deck"):
+            shuffle.parse_deck(duplicated)
