@@ -73,8 +73,6 @@ REQUEST_THREADS = 10
 STREAM_PATH = re.compile(r"/events/(lobby|tables/([0-9]+))")
 STREAM_HEADERS = [(b"content-type", f"{wire.MEDIA_TYPE}; charset=utf-8".encode()),
                   *((name.lower().encode(), value.encode()) for name, value in wire.HEADERS.items())]
-#: the header that ends a kept-alive connection after its response (:class:`Front`)
-CLOSE = (b"connection", b"close")
 KEEPALIVE_BODY = {"type": "http.response.body", "body": wire.KEEPALIVE.encode(), "more_body": True}
 #: seconds a thread runs before the interpreter hands over (Python's default is 0.005)
 SWITCH_INTERVAL = 0.001
@@ -297,45 +295,17 @@ class Front:
     """The outermost ASGI app: a request for an event stream (:data:`STREAM_PATH`) goes straight
     to :meth:`Streams.serve`, so an open stream holds none of the middleware's and router's frames
     (issue 10: thousands a worker, walked by the garbage collector, and each frame sent through
-    every layer); every other request, and the lifespan, to ``rest``.
+    every layer); every other request, and the lifespan, to ``rest``."""
 
-    Of those other requests, one in ``keepalive_requests`` (at random: ``chance``) is answered
-    with ``Connection: close``, so the client reconnects and the connection lands on whichever
-    worker accepts it first, the least busy. The workers share one listening socket, and a worker
-    accepts every connection waiting when it looks: measured at the target size, a worker that
-    had taken twice the other's connections served twice its requests (46 % and 23 % of a core)
-    for the whole run, its requests queueing for its threads (README, *Deploying*). Kept-alive
-    connections, a browser's or a proxy's pool, would otherwise stay where they first landed.
-    An event stream is never asked to reconnect: it ends with its lifetime."""
-
-    def __init__(self, streams: Streams, rest: Any, keepalive_requests: int = 0,
-                 chance: Callable[[], float] = random.random) -> None:
+    def __init__(self, streams: Streams, rest: Any) -> None:
         self.streams = streams
         self.rest = rest
-        self.recycle = 1 / keepalive_requests if keepalive_requests else 0.0
-        self.chance = chance
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            await self.rest(scope, receive, send)
-        elif match := STREAM_PATH.fullmatch(scope["path"]):
+        if scope["type"] == "http" and (match := STREAM_PATH.fullmatch(scope["path"])):
             await self.streams.serve(scope, receive, send, match[2])
-        elif self.recycle and self.chance() < self.recycle:
-            await self.rest(scope, receive, _closing(send))
         else:
             await self.rest(scope, receive, send)
-
-
-def _closing(send: Any) -> Any:
-    """``send`` with ``Connection: close`` added to the response's headers: uvicorn then closes
-    the connection once the response is sent, and the client opens a new one for its next request."""
-
-    async def closing(message: Any) -> None:
-        if message["type"] == "http.response.start":
-            message = {**message, "headers": [*message.get("headers", ()), CLOSE]}
-        await send(message)
-
-    return closing
 
 
 class Timing:
@@ -444,6 +414,6 @@ def create_asgi(app: Flask | None = None, *, settle: bool = False) -> Any:
     asgi = Starlette(routes=routes, lifespan=lifespan, exception_handlers=dict.fromkeys(OUTAGES, _outage))
     asgi.state.fanout = fanout
     asgi.state.streams = streams
-    front = Front(streams, Timing(asgi), app.config["CASINO_KEEPALIVE_REQUESTS"])
+    front = Front(streams, Timing(asgi))
     front.state = asgi.state  # type: ignore[attr-defined]
     return front

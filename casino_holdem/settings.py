@@ -137,11 +137,6 @@ VARIABLES: tuple[Variable, ...] = (
     Variable("CASINO_KEEPALIVE_SECONDS", WHOLE_SECONDS, "75",
              "how long `serve --production` keeps an idle HTTP connection: longer than the proxy's or client's "
              "own, so they close it first and never send a request on a connection being closed"),
-    Variable("CASINO_KEEPALIVE_REQUESTS", COUNT, "20",
-             "about how many requests `serve --production` answers on one HTTP connection: each answer asks the "
-             "client to reconnect (`Connection: close`) with a chance of 1 in this, so that kept-alive connections, "
-             "a proxy's too, spread over the web workers as their load allows; 0: never",
-             config_key="CASINO_KEEPALIVE_REQUESTS"),
     Variable("CASINO_SECURE_COOKIES", SWITCH, None,
              "session cookies only over https (browsers take them from http://localhost too); off: plain http too",
              "on, except when debugging or testing", "CASINO_SECURE_COOKIES"),
