@@ -9,10 +9,12 @@ due (a street's last decision, R2.3-R2.5) or give it its first deadline (R2.1): 
 reads only the named tables' rounds (:func:`due` of those, no lock) and locks only a round that
 is due, so it never holds a round its players are betting and deciding on to find nothing to do. A
 round nobody bet on is not due: its windows reopen lazily (:mod:`.windows`), so idle tables cost no
-write and no wake. Only the next deadline is kept between passes (:class:`Schedule`, read again
-from the database whenever it passes or anything beyond players' bets and decisions changes), so
-several dealers may run at once, and a dealer killed at any point resumes every round from its
-last committed step.
+write and no wake. Each table's next deadline is kept between passes (:class:`Schedule`): a pass
+reads the tables the bus named and those whose deadline has passed, and every table only when the
+loop starts, after a bus outage and every :data:`IDLE_SECONDS` (a notification lost costs that
+much at worst), so a step at one table is never a read of the whole floor by every dealer. Several
+dealers may run at once, and a dealer killed at any point resumes every round from its last
+committed step.
 """
 
 from __future__ import annotations
@@ -55,11 +57,13 @@ log = logging.getLogger(__name__)
 STEPS_PER_TICK = 8
 
 
-#: the longest sleep without a deadline or a notification (a notification lost to a bus outage is
-#: caught up this late at worst)
+#: the longest sleep without a deadline or a notification, and the longest between two reads of
+#: every table (a notification lost to a bus outage is caught up this late at worst)
 IDLE_SECONDS = 30.0
 #: a due table held by a bet or decision in flight is tried again this soon (those take milliseconds)
 BUSY_RETRY_SECONDS = 0.05
+#: a due table whose step failed (and was rolled back) is tried again this much later
+FAILED_RETRY_SECONDS = 1.0
 #: how long a wake by players' bets and decisions waits for more of them (a street's last decision
 #: is dealt on this much later at most; a deadline is never waited past)
 PLAYERS_COALESCE_SECONDS = 0.05
@@ -67,11 +71,16 @@ PLAYERS_COALESCE_SECONDS = 0.05
 
 @dataclass(frozen=True, slots=True)
 class Due:
-    """What :func:`due` found: the tables to advance now and the next deadline after that."""
+    """What :func:`due` found: the tables to advance now, each other table's next deadline
+    (``upcoming``) and the deadlines that made tables due (``deadlines``)."""
 
     tables: list[int]
-    next_deadline: dt.datetime | None
+    upcoming: dict[int, dt.datetime] = field(default_factory=dict)
     deadlines: dict[int, dt.datetime] = field(default_factory=dict)
+
+    @property
+    def next_deadline(self) -> dt.datetime | None:
+        return min(self.upcoming.values(), default=None)
 
 
 #: R2.3-R2.5: the street each decision phase asks about, as SQL over the round's phase
@@ -122,8 +131,12 @@ def due(now: dt.datetime | None = None, *, showdown_pause: float = 0.0, tables: 
         parameters["tables"] = sorted(tables)
     rows = db.session.execute(_due_query(tables is not None), parameters).all()
     found: list[int] = []
-    upcoming: list[dt.datetime] = []
+    upcoming: dict[int, dt.datetime] = {}
     passed: dict[int, dt.datetime] = {}
+
+    def soonest(table_id: int, moment: dt.datetime) -> None:
+        upcoming[table_id] = min(moment, upcoming.get(table_id, moment))
+
     for table_id, is_open, phase, deadline, bettors, undecided, ended, changes_due, next_change in rows:
         idle = phase == Phase.BETTING.value and not bettors
         over = deadline is not None and deadline <= moment and not idle
@@ -134,7 +147,7 @@ def due(now: dt.datetime | None = None, *, showdown_pause: float = 0.0, tables: 
             if until is None:
                 found.append(table_id)
             else:
-                upcoming.append(until)  # R2.7: the showdown stays on the felt until then
+                soonest(table_id, until)  # R2.7: the showdown stays on the felt until then
         elif phase == Phase.SHOWDOWN.value or over or (
                 idle and changes_due) or (  # an idle table's due changes land on its empty round (table_changes)
                 bettors and PHASES[Phase(phase)].street is not None and not undecided):
@@ -142,17 +155,18 @@ def due(now: dt.datetime | None = None, *, showdown_pause: float = 0.0, tables: 
             if over:
                 passed[table_id] = deadline
         elif deadline is not None and not idle:
-            upcoming.append(deadline)
+            soonest(table_id, deadline)
         if idle and next_change is not None:
-            upcoming.append(next_change)
-    return Due(found, min(upcoming, default=None), passed)
+            soonest(table_id, next_change)
+    return Due(found, upcoming, passed)
 
 
 def tick(*, skip_locked: bool = True, tables: list[int] | None = None, showdown_pause: float = 0.0,
-         busy: set[int] | None = None) -> list[Step]:
+         busy: set[int] | None = None, failed: set[int] | None = None) -> list[Step]:
     """Advance every table (or only ``tables``) as far as it is due now, leaving a just-finished
     round on the felt for ``showdown_pause`` seconds (R2.7); returns the steps taken. The tables
-    held by another transaction are left, and added to ``busy``."""
+    held by another transaction are left, and added to ``busy``; those whose step failed (rolled
+    back) to ``failed``."""
     steps: list[Step] = []
     for table_id in [table.id for table in list_tables()] if tables is None else tables:
         try:
@@ -170,6 +184,8 @@ def tick(*, skip_locked: bool = True, tables: list[int] | None = None, showdown_
             raise  # the database is away: the loop waits it out
         except Exception:  # one table's failure (rolled back) must not stop the others
             log.exception("table %s: advance failed", table_id)
+            if failed is not None:
+                failed.add(table_id)
     return steps
 
 
@@ -213,11 +229,11 @@ class Bots:
 
 @dataclass(frozen=True, slots=True)
 class Woken:
-    """What the bus said since the last pass: the tables it named, and whether any change went
-    beyond players' bets and decisions (a step, a deadline, a table; or everything, after an outage)."""
+    """What the bus said since the last pass: the tables it named, and whether it said that
+    everything changed (after an outage)."""
 
     tables: set[int]
-    beyond_players: bool
+    everything: bool = False
 
 
 class Waker:
@@ -227,6 +243,8 @@ class Waker:
         self.event = threading.Event()
         self._lock = threading.Lock()
         self._tables: set[int] = set()
+        self._everything = False
+        #: a change beyond players' bets and decisions (a step, a deadline, a table) is read at once
         self._beyond_players = False
 
     def __call__(self, topics: frozenset[str]) -> None:
@@ -234,7 +252,8 @@ class Waker:
         if named or EVERYTHING in topics:
             with self._lock:
                 self._tables |= named
-                self._beyond_players = self._beyond_players or EVERYTHING in topics or beyond_players(topics)
+                self._everything = self._everything or EVERYTHING in topics
+                self._beyond_players = self._beyond_players or self._everything or beyond_players(topics)
             self.event.set()
 
     def again(self, tables: set[int]) -> None:
@@ -252,24 +271,49 @@ class Waker:
 
     def take(self) -> Woken:
         with self._lock:
-            woken = Woken(self._tables, self._beyond_players)
-            self._tables, self._beyond_players = set(), False
+            woken = Woken(self._tables, self._everything)
+            self._tables, self._everything, self._beyond_players = set(), False, False
         self.event.clear()
         return woken
 
 
 @dataclass
 class Schedule:
-    """The loop's memory between passes: the next deadline :func:`due` found over every table,
-    brought forward by the deadlines it finds at the tables the bus named. Until it passes, a pass
-    that only players' bets and decisions woke reads only the tables they named (issue 10)."""
+    """The loop's memory between passes: each table's next deadline, as :func:`due` last found it
+    (issue 10). A pass reads the tables the bus named and those whose deadline has passed; every
+    table only the first time, after an outage of the bus or a failed pass (:meth:`read_all`), and
+    :data:`IDLE_SECONDS` after the last such read. A deadline that moved without a word is read
+    again when it passes, and found gone; a table whose step failed is read again
+    :data:`FAILED_RETRY_SECONDS` later."""
 
-    next_deadline: dt.datetime | None = None
-    known: bool = False
+    deadlines: dict[int, dt.datetime] = field(default_factory=dict)
+    #: when every table is read next (None: at the next pass)
+    read_all_at: dt.datetime | None = None
 
-    def needs_everything(self, woken: Woken, moment: dt.datetime) -> bool:
-        return (not self.known or woken.beyond_players or not woken.tables
-                or (self.next_deadline is not None and self.next_deadline <= moment))
+    @property
+    def next_wake(self) -> dt.datetime | None:
+        """The earliest of the deadlines and the next read of every table."""
+        return min((*self.deadlines.values(), *filter(None, [self.read_all_at])), default=None)
+
+    def to_read(self, woken: Woken, moment: dt.datetime) -> set[int] | None:
+        """The tables this pass reads: None for every table (module docstring)."""
+        if woken.everything or self.read_all_at is None or self.read_all_at <= moment:
+            return None
+        return woken.tables | {table for table, deadline in self.deadlines.items() if deadline <= moment}
+
+    def read_all(self) -> None:
+        """Read every table at the next pass: this one failed, perhaps after it had read a due
+        table's deadline and before that table's step was committed."""
+        self.read_all_at = None
+
+    def learn(self, found: Due, read: set[int] | None, moment: dt.datetime) -> None:
+        """Keep the deadlines of the tables just ``read`` (None: every table) as ``found``."""
+        if read is None:
+            self.deadlines, self.read_all_at = dict(found.upcoming), moment + dt.timedelta(seconds=IDLE_SECONDS)
+            return
+        for table in read:
+            self.deadlines.pop(table, None)
+        self.deadlines.update(found.upcoming)
 
 
 def run(app: Flask, *, stop: threading.Event, bots: Bots | None = None, tick_seconds: float | None = None,
@@ -300,35 +344,38 @@ def run(app: Flask, *, stop: threading.Event, bots: Bots | None = None, tick_sec
 
 def _pass(waker: Waker, bots: Bots | None, observe: Callable[[Step, dt.datetime | None], None] | None,
           showdown_pause: float = 0.0, schedule: Schedule | None = None) -> float:
-    """Advance the due tables (:func:`due`): every table is read when the schedule's deadline has
-    passed or a change went beyond players' bets and decisions, else only the tables the bus named
-    (what their players' bets and decisions may have made due). Returns the seconds until the next
-    deadline."""
+    """Advance the due tables (:func:`due`) among those the schedule says to read (every table, or
+    the ones the bus named and those whose deadline has passed: :meth:`Schedule.to_read`).
+    Returns the seconds until the schedule's next wake."""
     schedule = schedule if schedule is not None else Schedule()
     try:
-        woken = waker.take()
-        everything = schedule.needs_everything(woken, clock(None))
-        found = due(showdown_pause=showdown_pause, tables=None if everything else woken.tables)
-        later = [found.next_deadline] if everything else [schedule.next_deadline, found.next_deadline]
-        schedule.known, schedule.next_deadline = True, min(filter(None, later), default=None)
-        busy = set[int]()
-        for step in tick(tables=found.tables, showdown_pause=showdown_pause, busy=busy):
-            log.info("table %s round %s: %s", step.table_id, step.round_number, step.event)
-            if observe is not None:
-                observe(step, found.deadlines.pop(step.table_id, None))
+        woken, moment = waker.take(), clock(None)
+        read = schedule.to_read(woken, moment)
+        busy, failed = set[int](), set[int]()
+        if read is None or read:
+            found = due(showdown_pause=showdown_pause, tables=read)
+            schedule.learn(found, read, moment)
+            for step in tick(tables=found.tables, showdown_pause=showdown_pause, busy=busy, failed=failed):
+                log.info("table %s round %s: %s", step.table_id, step.round_number, step.event)
+                if observe is not None:
+                    observe(step, found.deadlines.pop(step.table_id, None))
+        schedule.deadlines.update(dict.fromkeys(failed, clock(None) + dt.timedelta(seconds=FAILED_RETRY_SECONDS)))
         if bots is not None:
             bots.play()
         if busy:  # due, and a bet or decision holds them now: read them again soon
             waker.again(busy)
             return BUSY_RETRY_SECONDS
-        if schedule.next_deadline is None:
+        wake = schedule.next_wake
+        if wake is None:
             return IDLE_SECONDS
-        return min(IDLE_SECONDS, max(0.0, (schedule.next_deadline - clock(None)).total_seconds()))
+        return min(IDLE_SECONDS, max(0.0, (wake - clock(None)).total_seconds()))
     except DBAPIError as error:
         log.warning("database unavailable, retrying: %s", error.__class__.__name__)
         db.session.remove()
+        schedule.read_all()
         return 1.0
     except Exception:  # one table's failure must not stop the others; it was rolled back
         log.exception("dealer pass failed")
         db.session.remove()
+        schedule.read_all()
         return 1.0

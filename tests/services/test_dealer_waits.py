@@ -84,7 +84,7 @@ def test_a_held_due_table_is_tried_again_soon(app, monkeypatch) -> None:
     read again within milliseconds (R8: its window is over or its street decided)."""
     waker = dealer.Waker()
     waker(frozenset({"table:7/players", "table:8/players"}))
-    monkeypatch.setattr(dealer, "due", lambda **_: dealer.Due([7, 8], None))
+    monkeypatch.setattr(dealer, "due", lambda **_: dealer.Due([7, 8]))
 
     def held(*, tables: list[int], busy: set[int], **_: object) -> list[object]:
         busy.update(tables)
@@ -93,33 +93,77 @@ def test_a_held_due_table_is_tried_again_soon(app, monkeypatch) -> None:
     monkeypatch.setattr(dealer, "tick", held)
     with app.app_context():
         assert dealer._pass(waker, None, None) == dealer.BUSY_RETRY_SECONDS
-    assert waker.take() == dealer.Woken({7, 8}, beyond_players=False)
+    assert waker.take() == dealer.Woken({7, 8}, everything=False)
 
 
-@pytest.mark.parametrize(("topics", "reads_every_table"), [
-    ({"table:7/players"}, False),       # R2.1-R2.5: a bet or a decision: only its table is read
-    ({"table:7"}, True),                # a step, a moved deadline, the table itself
-    ({"table:7/players", "table:8"}, True),
-    ({"*"}, True),                      # everything (the bus was away)
+@pytest.mark.parametrize(("topics", "read"), [
+    ({"table:7/players"}, "tables [7]"),            # R2.1-R2.5: a bet or a decision: only its table is read
+    ({"table:7"}, "tables [7]"),                    # a step, a moved deadline, the table itself: its table
+    ({"table:7/players", "table:8"}, "tables [7, 8]"),
+    ({"*"}, "every table"),                         # everything (the bus was away)
 ])
-def test_a_players_change_reads_only_its_table_and_locks_only_a_due_round(
-        app, monkeypatch, topics: set[str], reads_every_table: bool) -> None:
-    """Issue 10: the dealer is woken by every bet and decision of the floor; for those it reads
-    only the named tables' rounds (:func:`dealer.due` of those, no lock) and advances only the due ones,
-    so it never locks a round its players are betting and deciding on to find nothing to do."""
+def test_a_change_reads_only_its_table_and_locks_only_a_due_round(app, monkeypatch, topics: set[str],
+                                                                  read: str) -> None:
+    """Issue 10: the dealer is woken by every bet, decision and step of the floor; for those it
+    reads only the named tables' rounds (:func:`dealer.due` of those, no lock) and advances only
+    the due ones, so it never locks a round its players are betting and deciding on to find
+    nothing to do, and a step at one table is not a read of the whole floor."""
     later = utcnow() + dt.timedelta(seconds=20)
-    schedule = dealer.Schedule(later, known=True)
-    read: list[str] = []
+    schedule = dealer.Schedule({9: later}, read_all_at=later + dt.timedelta(seconds=5))
+    reads: list[str] = []
     advanced: list[list[int]] = []
-    monkeypatch.setattr(dealer, "due", lambda *, tables, **_: read.append(
-        "every table" if tables is None else f"tables {sorted(tables)}") or dealer.Due([], later))
+    monkeypatch.setattr(dealer, "due", lambda *, tables, **_: reads.append(
+        "every table" if tables is None else f"tables {sorted(tables)}") or dealer.Due([], {9: later}))
     monkeypatch.setattr(dealer, "tick", lambda *, tables, **_: advanced.append(tables) or [])
     waker = dealer.Waker()
     waker(frozenset(topics))
     with app.app_context():
         sleep = dealer._pass(waker, None, None, schedule=schedule)
-    assert ("every table" in read) is reads_every_table
+    assert reads == [read]
     assert advanced == [[]] and 10 < sleep <= 20  # the deadline the loop knew
+
+
+def test_a_passed_deadline_reads_its_table_and_every_table_is_read_now_and_then(app, monkeypatch) -> None:
+    """Issue 10: the loop keeps each table's next deadline; when one passes it reads that table
+    (R2.1, R8: its window is over), a deadline that moved unannounced is found gone, and every
+    table is read again IDLE_SECONDS after the last time (a notification lost to an outage)."""
+    now = utcnow()
+    schedule = dealer.Schedule({7: now - SECOND, 8: now + 5 * SECOND}, read_all_at=now + 20 * SECOND)
+    reads: list[object] = []
+    found = {None: dealer.Due([], {8: now + 5 * SECOND, 9: now + SECOND}),
+             (7,): dealer.Due([])}  # table 7's deadline moved and was not announced: it has none now
+
+    def due(*, tables, **_):
+        reads.append(None if tables is None else tuple(sorted(tables)))
+        return found[reads[-1]]
+
+    monkeypatch.setattr(dealer, "due", due)
+    monkeypatch.setattr(dealer, "tick", lambda **_: [])
+    with app.app_context():
+        dealer._pass(dealer.Waker(), None, None, schedule=schedule)
+        assert reads == [(7,)] and schedule.deadlines == {8: now + 5 * SECOND}
+        schedule.read_all_at = now - SECOND  # IDLE_SECONDS later
+        dealer._pass(dealer.Waker(), None, None, schedule=schedule)
+    assert reads == [(7,), None] and schedule.deadlines == {8: now + 5 * SECOND, 9: now + SECOND}
+    assert schedule.read_all_at is not None and schedule.read_all_at > now + 29 * SECOND
+
+
+def test_a_failed_step_is_tried_again_and_a_failed_pass_reads_every_table(app, monkeypatch) -> None:
+    """Issue 10: a table whose step failed (rolled back) is read again a second later, not at the
+    next read of every table; a pass that failed (the database away) reads every table next."""
+    now = utcnow()
+    schedule = dealer.Schedule({7: now - SECOND}, read_all_at=now + 20 * SECOND)
+    monkeypatch.setattr(dealer, "due", lambda **_: dealer.Due([7]))
+    monkeypatch.setattr(dealer, "advance", lambda *_a, **_k: 1 / 0)
+    with app.app_context():
+        dealer._pass(dealer.Waker(), None, None, schedule=schedule)
+        retry = schedule.deadlines[7] - now
+        assert dealer.FAILED_RETRY_SECONDS - 1 < retry.total_seconds() < dealer.FAILED_RETRY_SECONDS + CEILING
+        monkeypatch.setattr(dealer, "due", lambda **_: 1 / 0)
+        waker = dealer.Waker()
+        waker(frozenset({"table:8"}))
+        assert dealer._pass(waker, None, None, schedule=schedule) == 1.0
+    assert schedule.to_read(dealer.Woken(set()), now) is None  # every table
 
 
 def _acted(casino, table: int, script: list[tuple[int, str, str]]) -> tuple[int, list[int]]:
