@@ -78,10 +78,6 @@ class Due:
     upcoming: dict[int, dt.datetime] = field(default_factory=dict)
     deadlines: dict[int, dt.datetime] = field(default_factory=dict)
 
-    @property
-    def next_deadline(self) -> dt.datetime | None:
-        return min(self.upcoming.values(), default=None)
-
 
 #: R2.3-R2.5: the street each decision phase asks about, as SQL over the round's phase
 _STREET = case({phase.value: rules.street for phase, rules in PHASES.items() if rules.street is not None},
@@ -315,6 +311,10 @@ class Schedule:
             self.deadlines.pop(table, None)
         self.deadlines.update(found.upcoming)
 
+    def retry(self, failed: set[int], at: dt.datetime) -> None:
+        """Read the tables whose step ``failed`` (rolled back) again ``at`` that moment."""
+        self.deadlines.update(dict.fromkeys(failed, at))
+
 
 def run(app: Flask, *, stop: threading.Event, bots: Bots | None = None, tick_seconds: float | None = None,
         observe: Callable[[Step, dt.datetime | None], None] | None = None) -> None:
@@ -359,7 +359,7 @@ def _pass(waker: Waker, bots: Bots | None, observe: Callable[[Step, dt.datetime 
                 log.info("table %s round %s: %s", step.table_id, step.round_number, step.event)
                 if observe is not None:
                     observe(step, found.deadlines.pop(step.table_id, None))
-        schedule.deadlines.update(dict.fromkeys(failed, clock(None) + dt.timedelta(seconds=FAILED_RETRY_SECONDS)))
+        schedule.retry(failed, clock(None) + dt.timedelta(seconds=FAILED_RETRY_SECONDS))
         if bots is not None:
             bots.play()
         if busy:  # due, and a bet or decision holds them now: read them again soon

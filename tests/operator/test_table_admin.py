@@ -95,7 +95,7 @@ def test_a_paytable_dated_later_lands_on_an_idle_table_once_effective(casino, db
     paytable_versions.approve(draft.id, ben)
     paytable_versions.assign(table, draft.id, ben, "from Thursday", now=T0)
     assert table not in dealer.due(T0 + MINUTE).tables
-    midnight = dealer.due(T0 + MINUTE).next_deadline
+    midnight = dealer.due(T0 + MINUTE).upcoming.get(table)
     assert midnight is not None and midnight.isoformat() == "2026-12-03T00:00:00+00:00"
     assert casino.run(table, midnight) == ["reopened"]
     assert db.session.get(GameRound, round_id).paytable_version == 2

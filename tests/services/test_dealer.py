@@ -182,7 +182,7 @@ def test_r2_7_the_step_and_the_sleep_read_one_showdown_pause(casino, seconds_aft
         found = dealer.due(showdown_pause=5)
         step = dealer_steps.advance(table, showdown_pause=5)
     if waits:
-        assert (table in found.tables, found.next_deadline, step) == (False, T0 + dt.timedelta(seconds=15), None)
+        assert (table in found.tables, found.upcoming.get(table), step) == (False, T0 + dt.timedelta(seconds=15), None)
     else:
         assert table in found.tables and step is not None and step.event == "opened"
 
