@@ -4,6 +4,8 @@ share of a prize, and only the house sees every bettor."""
 
 from __future__ import annotations
 
+from freezegun import freeze_time
+
 from casino_holdem.extensions import db
 from casino_holdem.models import GameRound
 from casino_holdem.services import rounds, viewing
@@ -82,7 +84,8 @@ def test_issue10_the_lobby_stream_carries_what_changes_and_the_lobby_page_the_re
     table = casino.table(casino.pool(seed="1000"))
     player = casino.player(currency="THB")
     casino.open(table)
-    full, live = viewing.lobby_view(player), viewing.lobby_view(player, live=True)
+    with freeze_time(T0 + 15 * SECOND):  # R2.1: an empty window's deadline moves on every 10 s
+        full, live = viewing.lobby_view(player), viewing.lobby_view(player, live=True)
     for entry, summary in zip(live["tables"], full["tables"], strict=True):
         assert set(entry) == {"id", "jackpot", "suspended", "round"} and entry["round"] is not None
         assert entry == {name: summary[name] for name in entry}
