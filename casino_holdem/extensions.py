@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from flask_migrate import Migrate
@@ -103,14 +103,25 @@ def configure_engine(engine: Engine) -> None:
         connection.exec_driver_sql("BEGIN IMMEDIATE" if connection.get_execution_options().get(WRITES) else "BEGIN")
 
 
-def after_commit(key: str, collect: Callable[[Session, Any], None], commit: Callable[[Any], None]) -> None:
+#: what gathers a transaction's rows: ``collect(session, new, changed)``, the rows inserted and
+#: those updated or deleted (:func:`after_commit`)
+Collect = Callable[[Session, Collection[object], Collection[object]], None]
+#: every installed gatherer, which :func:`wrote` also tells of rows written by plain statements
+_COLLECTORS: list[Collect] = []
+
+
+def after_commit(key: str, collect: Collect, commit: Callable[[Any], None]) -> None:
     """Install once, on every ORM session: ``collect`` after each flush, gathering what the
-    transaction writes into ``session.info[key]``; ``commit`` with what was gathered once the
-    transaction has committed; a rolled-back transaction's gathering is dropped. The event bus
-    (:mod:`casino_holdem.events.publish`) and the metrics (:mod:`casino_holdem.metrics`) act only
-    on what was committed."""
-    if event.contains(Session, "after_flush", collect):
+    transaction writes into ``session.info[key]`` (and from :func:`wrote`); ``commit`` with what
+    was gathered once the transaction has committed; a rolled-back transaction's gathering is
+    dropped. The event bus (:mod:`casino_holdem.events.publish`) and the metrics
+    (:mod:`casino_holdem.metrics`) act only on what was committed."""
+    if collect in _COLLECTORS:
         return
+    _COLLECTORS.append(collect)
+
+    def flushed(session: Session, _context: Any) -> None:
+        collect(session, session.new, (*session.dirty, *session.deleted))
 
     def committed(session: Session) -> None:
         gathered = session.info.pop(key, None)
@@ -120,6 +131,14 @@ def after_commit(key: str, collect: Callable[[Session, Any], None], commit: Call
     def rolled_back(session: Session) -> None:
         session.info.pop(key, None)
 
-    event.listen(Session, "after_flush", collect)
+    event.listen(Session, "after_flush", flushed)
     event.listen(Session, "after_commit", committed)
     event.listen(Session, "after_rollback", rolled_back)
+
+
+def wrote(session: Session, rows: Collection[object]) -> None:
+    """Rows a service inserted by a plain statement rather than the unit of work (issue 10: a
+    decision's row, :func:`~casino_holdem.services.round_rows.save_round`), gathered by every
+    :func:`after_commit` as a flush's new rows are."""
+    for collect in _COLLECTORS:
+        collect(session, rows, ())

@@ -12,7 +12,7 @@ amounts (R5, base units) are read at scrape time.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Collection
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from sqlalchemy import select
@@ -50,9 +50,9 @@ GC_CPU = Counter("casino_gc_cpu_seconds", "CPU the collecting thread spent in ga
 COUNTS = "casino_metrics_pending"
 
 
-def _collect(session: Session, _context: Any) -> None:
+def _collect(session: Session, new: Collection[object], _changed: Collection[object]) -> None:
     counts = session.info.setdefault(COUNTS, {"bets": 0, "player": 0, "house": 0})
-    for row in session.new:
+    for row in new:
         if isinstance(row, Bet):
             counts["bets"] += 1
         elif isinstance(row, DecisionRecord):

@@ -12,7 +12,7 @@ steps, a round's deadline, the table itself are published under the table's topi
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Collection
 
 from flask import current_app, has_app_context
 from sqlalchemy.orm import Session
@@ -71,9 +71,9 @@ def _players_only(session: Session, row: object) -> bool:
             and not session.is_modified(row, include_collections=False))
 
 
-def _collect(session: Session, _context: Any) -> None:
+def _collect(session: Session, new: Collection[object], changed: Collection[object]) -> None:
     pending: set[str] = session.info.setdefault(PENDING, set())
-    for row in (*session.new, *session.dirty, *session.deleted):
+    for row in (*new, *changed):
         table_id = _table_of(row)
         if table_id is not None:
             topic = table_topic(table_id)

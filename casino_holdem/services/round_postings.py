@@ -12,15 +12,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
+from sqlalchemy import bindparam, update
+from sqlalchemy.orm.attributes import set_committed_value
+
 from ..core.money import ZERO
 from ..core.paytable import Paytable
 from ..core.rules import ALL_BETS, BettorResult, Settlement, Stake
+from ..extensions import db
 from ..models import AccountKind, Bet, GameRound, JackpotPool, MovementKind
 from .jackpot import Movement, pool_legs
 from .wallet import Entry, house_account, in_play_account, lock_accounts, player_wallet, post, read_bettors_accounts
 
 #: R2.3-R2.5: the bet each street's decision adds to
 STREET_BET = {"preflop": "flop", "flop": "turn", "turn": "river"}
+#: a bet's Flop, Turn or River stake set by one plain statement, not the unit of work's flush
+SET_STREET_BET = {column: update(Bet.__table__).where(Bet.__table__.c.id == bindparam("bet_id"))
+                  .values({column: bindparam("stake")}) for column in STREET_BET.values()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +55,8 @@ def post_street_bets(stakes: Sequence[tuple[Bet, Stake]]) -> None:
                     Entry(player_wallet(bet.player_id, bet.currency), -added, column, bet.player_id),
                     Entry(in_play_account(bet.round_id, bet.currency), added, column, bet.player_id)],
                     round_id=bet.round_id, reserved=True)
-                setattr(bet, column, getattr(stake, column))
+                db.session.execute(SET_STREET_BET[column], {"bet_id": bet.id, "stake": getattr(stake, column)})
+                set_committed_value(bet, column, getattr(stake, column))
 
 
 def lock_players_side(round_row: GameRound) -> None:
