@@ -15,8 +15,6 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import insert
-from sqlalchemy.orm import make_transient_to_detached
 from sqlalchemy.orm.attributes import set_committed_value
 
 from ..core.cards import format_cards, parse_cards
@@ -25,8 +23,9 @@ from ..core.paytable import Paytable
 from ..core.round import Action, AutoReason, Bettor, Decision, Limits, Phase, Round, Timers
 from ..core.rules import Settlement, Stage, Void, VoidReason
 from ..core.shuffle import deck_text, parse_deck
-from ..extensions import db, wrote
+from ..extensions import db
 from ..models import AwardRecord, Bet, DecisionRecord, GameRound, GameTable
+from .inserted import insert_rows
 from .paytable_versions import stored_paytable
 
 
@@ -78,11 +77,6 @@ def load_round(round_row: GameRound) -> Round:
                  {str(bet.player_id): bettor_of(bet) for bet in round_row.bets}, round_row.dealt_count, void, live)
 
 
-#: new decision rows, their ids in the order given (:func:`save_round`)
-NEW_DECISIONS = insert(DecisionRecord.__table__).returning(DecisionRecord.__table__.c.id,
-                                                           sort_by_parameter_order=True)
-
-
 def save_round(round_row: GameRound, core: Round, now: dt.datetime,
                request_ids: Mapping[int, str] | None = None) -> Saved:
     """Write the core round back: phase, deadline, cards dealt, connection states (R8) and every
@@ -114,24 +108,14 @@ def _set_changed(row: Any, **values: Any) -> None:
 
 
 def _stored_decisions(new: list[tuple[Bet, dict[str, Any]]]) -> list[tuple[Bet, DecisionRecord]]:
-    """Insert the new decisions by one plain statement and give each bet its row as if read from
-    the database: the same statement, without the unit of work's flush around it (issue 10: with
-    the rows set only when changed, a player's decision went from 10,684 to 8,014 Python calls by
-    the profiler over ``bench/request_cost.py``'s requests). The dealer's automatic decisions go in
-    together. The rows are then told to the publisher and the metrics (:func:`~casino_holdem.extensions.wrote`),
-    which see a flush's rows themselves."""
-    if not new:
-        return []
-    ids = db.session.execute(NEW_DECISIONS, [values for _, values in new]).scalars().all()
+    """Insert the new decisions together by one plain statement (:mod:`.inserted`: with the rows
+    set only when changed, a player's decision went from 10,684 to 8,014 Python calls by the
+    profiler over ``bench/request_cost.py``'s requests) and give each bet its row."""
     stored = []
-    for (bet, values), row_id in zip(new, ids, strict=True):
-        row = DecisionRecord(id=row_id, **values)
-        make_transient_to_detached(row)  # persistent once added, with nothing left to write
-        db.session.add(row)
+    for (bet, _), row in zip(new, insert_rows(DecisionRecord, [values for _, values in new]), strict=True):
         set_committed_value(row, "bet", bet)
         set_committed_value(bet, "decisions", [*bet.decisions, row])
         stored.append((bet, row))
-    wrote(db.session(), [row for _, row in stored])  # published and counted as a flush's rows are
     return stored
 
 

@@ -19,6 +19,7 @@ from decimal import Decimal
 
 from sqlalchemy import bindparam, or_, select
 from sqlalchemy.orm import contains_eager, selectinload
+from sqlalchemy.orm.attributes import set_committed_value
 
 from ..core.cards import format_cards
 from ..core.money import ZERO, format_amount
@@ -28,6 +29,7 @@ from ..extensions import db
 from ..models import Bet, DecisionRecord, GameRound, GameTable, MovementKind, Player
 from . import audit, queries
 from .errors import BadRequest, Conflict, InsufficientFunds, core_refusals, one_of
+from .inserted import insert_rows
 from .jackpot import Movement, move, pool_legs
 from .round_postings import STREET_BET, post_street_bets
 from .round_rows import load_round, save_round
@@ -182,12 +184,15 @@ def place_bets(player_id: int, table_id: int, ante: Decimal | str | int, bonus: 
             f"balance: {format_amount(available)} {player.currency} available; these bets take "
             f"{format_amount(stake.staked)} now and keep {format_amount(bettor.exposure)} for the Flop bet "
             "and later bets (R2.3-R2.5)")
-    bet = Bet(round_id=round_row.id, player_id=player.id, currency=player.currency, ante=stake.ante,
-              bonus=stake.bonus, progressive=stake.progressive, request_id=request_id, request_fingerprint=fingerprint,
-              contribution=contribution([stake], core.paytable) if progressive else ZERO, connected=True,
-              placed_at=moment)
-    round_row.bets.append(bet)
-    db.session.flush()
+    (bet,) = insert_rows(Bet, [{  # one statement, no flush (:mod:`.inserted`)
+        "round_id": round_row.id, "player_id": player.id, "currency": player.currency, "ante": stake.ante,
+        "bonus": stake.bonus, "progressive": stake.progressive, "flop": ZERO, "turn": ZERO, "river": ZERO,
+        "contribution": contribution([stake], core.paytable) if progressive else ZERO, "request_id": request_id,
+        "request_fingerprint": fingerprint, "connected": True, "placed_at": moment, "returned": None,
+        "outcome": None}])
+    set_committed_value(bet, "round", round_row)
+    set_committed_value(bet, "decisions", [])
+    set_committed_value(round_row, "bets", [*round_row.bets, bet])
     audit.record(audit.player_actor(player.id), "bets_placed", table_id=table.id, round_id=round_row.id,
                  player_id=player.id, now=moment, ante=bet.ante, bonus=bet.bonus, progressive=bet.progressive,
                  contribution=bet.contribution, currency=bet.currency, request_id=request_id)
