@@ -6,7 +6,7 @@ late, the time went either to the database (a row lock another transaction holds
 write, the statements' own work) or to the process that sent it, between two statements (its
 Python work, and its waits for the interpreter and for a core). PostgreSQL tells them apart: a
 session *idle in transaction* is waiting for its client's next statement. Sampled by hand on
-2026-12-05 at the target size (README, *Load benchmark*), about 5 of the transactions open at a
+2026-12-05 at the target size (docs/load-runs.md), about 5 of the transactions open at a
 time were waiting for the server and 0.4-0.6 for a lock: the time went to the server's
 processes, not the database. The bench now prints it for every run.
 """
