@@ -32,6 +32,7 @@ from ..models import (
     PoolCorrection,
 )
 from .errors import NotFound
+from .kept import kept
 from .transaction import locked
 from .windows import has_closed
 
@@ -60,6 +61,27 @@ WITH_BETS = selectinload(GameRound.bets).selectinload(Bet.decisions)
 def _missing(model: type[Row], row_id: int) -> NotFound:
     field, noun = NAMES[model]
     return NotFound(f"{field}: no {noun} {row_id}", field)
+
+
+#: players whose account currency a process keeps (:func:`player_currency`)
+KEPT_CURRENCIES = 100_000
+
+
+def player_currency(player_id: int) -> str:
+    """The player's account currency (R6), or :class:`NotFound` naming the player. It is fixed
+    when the account opens (no player row is ever changed in it or removed), so each process
+    reads it once (:mod:`.kept`; issue 10: a bet and a table's state need only this of the
+    player, and reading the player's row was one of their statements)."""
+    currency: str = kept("player currencies", KEPT_CURRENCIES).get([player_id], _currencies)[0]
+    return currency
+
+
+def _currencies(player_ids: list[int]) -> dict[int, str]:
+    found = {player_id: currency for player_id, currency in
+             db.session.execute(select(Player.id, Player.currency).where(Player.id.in_(player_ids)))}
+    if missing := [player_id for player_id in player_ids if player_id not in found]:
+        raise _missing(Player, missing[0])
+    return found
 
 
 def upsert(model: type[Any]) -> postgresql.Insert | sqlite.Insert:

@@ -26,7 +26,7 @@ from ..core.money import ZERO, format_amount
 from ..core.progressive import contribution
 from ..core.round import BETTING_CLOSED, FINISHED, Action, Phase, Round
 from ..extensions import db
-from ..models import Bet, DecisionRecord, GameRound, GameTable, MovementKind, Player
+from ..models import Bet, DecisionRecord, GameRound, GameTable, MovementKind
 from . import audit, queries
 from .errors import BadRequest, Conflict, InsufficientFunds, core_refusals, one_of
 from .inserted import insert_rows
@@ -42,9 +42,9 @@ from .wallet import (
     exposure,
     in_play_account,
     lock_accounts,
+    player_wallet,
     post,
     read_stake_accounts,
-    wallet_account,
 )
 from .wallet import balance as wallet_balance
 from .windows import has_closed, window_end
@@ -140,7 +140,7 @@ def place_bets(player_id: int, table_id: int, ante: Decimal | str | int, bonus: 
     ante_value, bonus_value = amount_of(ante, "ante"), amount_of(bonus, "bonus")
     if not isinstance(progressive, bool):
         raise BadRequest("progressive: must be true or false", "progressive")
-    player = queries.get(Player, player_id)
+    currency = queries.player_currency(player_id)
     fingerprint = hashlib.sha256(
         f"{table_id}|{ante_value.normalize()}|{bonus_value.normalize()}|{progressive}".encode()).hexdigest()
     seen = queries.current_clock(table_id)
@@ -150,8 +150,8 @@ def place_bets(player_id: int, table_id: int, ante: Decimal | str | int, bonus: 
     table = queries.lock(GameTable, table_id, shared=True)
     round_row, moves_deadline = _betting_round(table, seen, moment)
     if round_row is not None:
-        read_stake_accounts(player.id, player.currency, round_row.id, table.pool_id if progressive else None)
-    wallet = wallet_account(player)
+        read_stake_accounts(player_id, currency, round_row.id, table.pool_id if progressive else None)
+    wallet = player_wallet(player_id, currency)
     lock_accounts([wallet])  # the player's own requests, on any table, are taken one at a time from here
     # one read (issue 10) of the player's bets that matter here: a retry's (this request id), any on
     # this round, and those of unfinished rounds, whose later bets this wallet must still cover
@@ -175,17 +175,17 @@ def place_bets(player_id: int, table_id: int, ante: Decimal | str | int, bonus: 
     if core.deadline is not None and moves_deadline:
         core.deadline = round_row.deadline = window_end(core.deadline, table.betting_seconds, moment)  # windows.py
     with core_refusals("table"):
-        bettor = core.place_bets(str(player.id), player.currency, ante_value, bonus_value, progressive, now=moment)
+        bettor = core.place_bets(str(player_id), currency, ante_value, bonus_value, progressive, now=moment)
     stake = bettor.stake()
     held = exposure(bet for bet in mine if bet.round.phase not in FINISHED)
     available = wallet.balance - held
     if available < stake.staked + bettor.exposure:
         raise InsufficientFunds(
-            f"balance: {format_amount(available)} {player.currency} available; these bets take "
+            f"balance: {format_amount(available)} {currency} available; these bets take "
             f"{format_amount(stake.staked)} now and keep {format_amount(bettor.exposure)} for the Flop bet "
             "and later bets (R2.3-R2.5)")
     (bet,) = insert_rows(Bet, [{  # one statement, no flush (:mod:`.inserted`)
-        "round_id": round_row.id, "player_id": player.id, "currency": player.currency, "ante": stake.ante,
+        "round_id": round_row.id, "player_id": player_id, "currency": currency, "ante": stake.ante,
         "bonus": stake.bonus, "progressive": stake.progressive, "flop": ZERO, "turn": ZERO, "river": ZERO,
         "contribution": contribution([stake], core.paytable) if progressive else ZERO, "request_id": request_id,
         "request_fingerprint": fingerprint, "connected": True, "placed_at": moment, "returned": None,
@@ -193,25 +193,25 @@ def place_bets(player_id: int, table_id: int, ante: Decimal | str | int, bonus: 
     set_committed_value(bet, "round", round_row)
     set_committed_value(bet, "decisions", [])
     set_committed_value(round_row, "bets", [*round_row.bets, bet])
-    audit.record(audit.player_actor(player.id), "bets_placed", table_id=table.id, round_id=round_row.id,
-                 player_id=player.id, now=moment, ante=bet.ante, bonus=bet.bonus, progressive=bet.progressive,
+    audit.record(audit.player_actor(player_id), "bets_placed", table_id=table.id, round_id=round_row.id,
+                 player_id=player_id, now=moment, ante=bet.ante, bonus=bet.bonus, progressive=bet.progressive,
                  contribution=bet.contribution, currency=bet.currency, request_id=request_id)
     # the round's in-play account is shared by the table's bettors: locked by the statement that adds
     # to it, held to commit; with a Progressive bet that is the contribution's posting, next to the
     # pool's row (wallet.post's ``defer``)
-    in_play = in_play_account(round_row.id, player.currency)
+    in_play = in_play_account(round_row.id, currency)
     post("bets", [leg for name in ("ante", "bonus", "progressive") if stake.amount(name)
-                  for leg in (Entry(wallet, -stake.amount(name), name, player.id),
-                              Entry(in_play, stake.amount(name), name, player.id))], round_id=round_row.id,
+                  for leg in (Entry(wallet, -stake.amount(name), name, player_id),
+                              Entry(in_play, stake.amount(name), name, player_id))], round_id=round_row.id,
          defer=progressive)
     held += bettor.exposure
-    receipt = _receipt(bet, round_row, Balance(player.id, player.currency, wallet.balance, held, wallet.balance - held))
+    receipt = _receipt(bet, round_row, Balance(player_id, currency, wallet.balance, held, wallet.balance - held))
     if progressive:  # R5: the pool row, shared by every linked table, is locked last (never read
         # first) and held only until commit
-        multiplier = core.paytable.currency(player.currency).multiplier
+        multiplier = core.paytable.currency(currency).multiplier
         move(table.pool_id, "contribution",
-             pool_legs(table.pool_id, bet.contribution, in_play, multiplier, "contribution", player.id),
-             [Movement(MovementKind.CONTRIBUTION, bet.contribution, bet.id)], actor=audit.player_actor(player.id),
+             pool_legs(table.pool_id, bet.contribution, in_play, multiplier, "contribution", player_id),
+             [Movement(MovementKind.CONTRIBUTION, bet.contribution, bet.id)], actor=audit.player_actor(player_id),
              round_id=round_row.id)
     return receipt
 

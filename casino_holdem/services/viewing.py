@@ -294,11 +294,6 @@ def _table_summary(table: GameTable, current: tuple[GameRound, int] | None, spec
     }
 
 
-def _viewer(player_id: int) -> tuple[Player, CurrencySpec]:
-    player = queries.get(Player, player_id)
-    return player, wallet.currency_spec(player.currency)
-
-
 def _balance(player_id: int) -> dict[str, str]:
     return _formatted(wallet.balance(player_id))
 
@@ -421,8 +416,7 @@ def table_view(table_id: int, viewer: int) -> dict[str, Any]:
     through :func:`round_seen_by`, the viewer's balance, and the server's clock (countdowns are
     computed against it, not the browser's)."""
     sight = TableSight.of(table_id)
-    player, _ = _viewer(viewer)
-    return sight.seen_by(viewer, player.currency)
+    return sight.seen_by(viewer, queries.player_currency(viewer))
 
 
 @reading
@@ -430,8 +424,7 @@ def lobby_view(viewer: int, *, live: bool = False) -> dict[str, Any]:
     """Every open table that takes the viewer's currency, with its limits and jackpot meter in
     that currency (R6), how many are betting, the phase and its deadline; with ``live``, the
     lobby stream's form: each table's id and what changes (:meth:`LobbySight.seen_by`)."""
-    player, _ = _viewer(viewer)
-    return LobbySight.of().seen_by(player.currency, _balance(viewer), live=live)
+    return LobbySight.of().seen_by(queries.player_currency(viewer), _balance(viewer), live=live)
 
 
 #: a stream's viewer as the fan-out knows them: player id → (currency, last balance sent)
@@ -489,8 +482,9 @@ def current_round_view(table_id: int, viewer: int) -> dict[str, Any] | None:
 @reading
 def me_view(viewer: int) -> dict[str, Any]:
     """The logged-in player: name, account currency (R6) and balance."""
-    player, spec = _viewer(viewer)
-    return {"id": player.id, "username": player.username, "currency": currency_of(spec), "balance": _balance(viewer)}
+    player = queries.get(Player, viewer)
+    return {"id": player.id, "username": player.username,
+            "currency": currency_of(wallet.currency_spec(player.currency)), "balance": _balance(viewer)}
 
 
 # --- what the house sees (operators and audits; never a player's page) --------------------------------------

@@ -495,7 +495,7 @@ def deposit(player_id: int, amount: Decimal | str | int, idempotency_key: str, *
                               after=wallet.balance, amount=value, currency=player.currency, key=idempotency_key)
     elif not any(p.account_id == wallet.id and p.amount == value for p in previous.postings):
         raise Conflict(f"idempotency_key: {idempotency_key!r} was used for another deposit", "idempotency_key")
-    return _balance(player)
+    return _balance(player.id, player.currency)
 
 
 @transactional
@@ -550,10 +550,10 @@ def _reserved(player_ids: Iterable[int], known: Sequence[GameRound] = ()) -> dic
     return held
 
 
-def _balance(player: Player) -> Balance:
-    wallet = wallet_account(player)
-    held = reserved(player.id)
-    return Balance(player.id, player.currency, wallet.balance, held, wallet.balance - held)
+def _balance(player_id: int, currency: str) -> Balance:
+    wallet = player_wallet(player_id, currency)
+    held = reserved(player_id)
+    return Balance(player_id, currency, wallet.balance, held, wallet.balance - held)
 
 
 def balances_of(currencies: Mapping[int, str], known: Sequence[GameRound] = ()) -> dict[int, Balance]:
@@ -573,7 +573,7 @@ def balances_of(currencies: Mapping[int, str], known: Sequence[GameRound] = ()) 
 @transactional
 def balance(player_id: int) -> Balance:
     """The wallet balance, what open bets reserve and what is available for new bets."""
-    return _balance(queries.get(Player, player_id))
+    return _balance(player_id, queries.player_currency(player_id))
 
 
 @transactional

@@ -16,17 +16,18 @@ import pytest
 from sqlalchemy import event
 
 from casino_holdem.models import AccountKind, Bet
-from casino_holdem.services import accounts, rounds, sessions, verify, viewing, wallet
+from casino_holdem.services import accounts, queries, rounds, sessions, verify, viewing, wallet
+from casino_holdem.services.errors import NotFound
 from casino_holdem.services.transaction import transactional
 from support.casino import SECOND, T0
 
 #: statements per call once the round's and the pool's accounts exist (a later bettor's case),
 #: counting the ``BEGIN IMMEDIATE`` that starts a writing transaction on SQLite
-BUDGET = {"bet with the Progressive": 23, "flop decision": 12, "session and player": 2,
+BUDGET = {"bet with the Progressive": 22, "flop decision": 12, "session and player": 2,
           "a table's state for its streams": 10, "a round's recall": 6}
 #: PostgreSQL, the production database, writes a ledger transaction and its postings in one
 #: statement (``wallet.post``), and starts a transaction without a statement of its own
-POSTGRESQL_BUDGET = {**BUDGET, "bet with the Progressive": 20, "flop decision": 10}
+POSTGRESQL_BUDGET = {**BUDGET, "bet with the Progressive": 19, "flop decision": 10}
 
 
 def budget(db: Any, name: str) -> int:
@@ -59,9 +60,25 @@ def betting(casino) -> tuple[int, int, int]:
 
 def test_r2_1_a_bet_stays_within_its_statement_budget(db, betting) -> None:
     player, table, _ = betting
+    queries.player_currency(player)  # known to the process: it bet or looked at a table before
     with counted(db) as sent:
         rounds.place_bets(player, table, "10", "0", True, request_id="second", now=T0 + SECOND)
     assert len(sent) <= budget(db, "bet with the Progressive"), "\n".join(sent)
+    assert not [statement for statement in sent if "FROM players" in statement]
+
+
+def test_r6_a_players_currency_is_read_once_by_a_process_and_an_unknown_player_is_refused(db, casino) -> None:
+    """Issue 10: a bet and a table's state need only the player's account currency (R6), which is
+    fixed when the account opens, so each process reads it once (``queries.player_currency``)."""
+    player = casino.player(currency="THB")
+    with counted(db) as first:
+        assert queries.player_currency(player) == "THB"
+    with counted(db) as again:
+        assert queries.player_currency(player) == "THB"
+    assert len([statement for statement in first if "FROM players" in statement]) == 1, first
+    assert again == []
+    with pytest.raises(NotFound, match="player: no player 9999"):
+        queries.player_currency(9999)
 
 
 def test_r5_a_progressive_bet_takes_its_tables_and_the_pools_shared_rows_in_its_last_statements(db, betting) -> None:
