@@ -206,8 +206,11 @@ Casino.ready.then(() => {
     return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
   }
 
-  /** Send once, and once more with the same request id if the network failed (idempotent). */
-  async function send(path, body) {
+  /** Send once, and once more with the same request id if the network failed (idempotent).
+   * `shown()` says whether the state on the page shows the action taken: the stream may bring it
+   * before the POST's answer comes (a change shown at once, such as the first bet moving the
+   * window's deadline, R2.1), and then there is nothing left to wait for. */
+  async function send(path, body, shown) {
     busy = true;
     focusNext = true;
     // the buttons are disabled while the request is out: hold the keyboard's place on the status
@@ -234,7 +237,7 @@ Casino.ready.then(() => {
       // the buttons stay disabled until the state after the action is in: from the stream, or read
       try {
         const before = streamed;
-        if (!(accepted && await streamedWithin(STREAMED_WITHIN_MS))) {
+        if (!(accepted && (shown() || await streamedWithin(STREAMED_WITHIN_MS)))) {
           const fresh = await api("GET", `/api/tables/${tableId}`);
           if (streamed === before) accept(fresh, performance.now());
         }
@@ -252,7 +255,9 @@ Casino.ready.then(() => {
     const bets = { ante: amountOf(slip.ante), bonus: amountOf(slip.bonus), progressive: slip.progressive };
     // R2.1: name the round on the felt, so bets sent as its window closes are refused, never placed on the next round
     const round = slipRound === null ? {} : { round_id: slipRound };
-    if (await send(`/api/tables/${tableId}/bets`, { ...bets, ...round, request_id: requestId() })) {
+    const placedOn = slipRound;
+    const shown = () => you().has_bet && (placedOn === null || currentRound().round_id === placedOn);
+    if (await send(`/api/tables/${tableId}/bets`, { ...bets, ...round, request_id: requestId() }, shown)) {
       sessionStorage.setItem(`casino-last-bet-${tableId}`, JSON.stringify(bets));
     }
   });
@@ -295,7 +300,12 @@ Casino.ready.then(() => {
     if (!round || busy) return;
     // R8: name the street, so a decision sent as its window closes is refused, never applied to the next street
     const street = { pre_flop: "preflop", flop: "flop", turn: "turn" }[round.phase];
-    send(`/api/rounds/${round.round_id}/decisions`, { action, street, request_id: requestId() });
+    const shown = () => {
+      const now = currentRound();
+      const bet = now && now.round_id === round.round_id ? you().bet : null;
+      return Boolean(bet && street in bet.decisions);
+    };
+    send(`/api/rounds/${round.round_id}/decisions`, { action, street, request_id: requestId() }, shown);
   }
 
   $("decisions").addEventListener("click", (event) => {

@@ -261,13 +261,22 @@ def test_issue_10_an_accepted_bet_and_decision_are_one_request_each(open_page) -
     """The table's stream shows each player the change their own bet or decision made (R1: their
     own part), so the page does not read the table again after an accepted action: a floor of
     players in browsers asks one request an action, not two (each read costs the server about
-    as much as a decision)."""
+    as much as a decision). The bet's answer is held back a second here, so the stream shows the
+    bet first (the first bet of a window moves its deadline, R2.1, a change streamed at once): the
+    page, which once waited for the stream's next state after the answer, must see it has it."""
     page = open_page()
     log_in(page, "demo2")
     wait_for_betting(page, MONACO)
     page.wait_for_function("document.getElementById('connection').textContent.includes('live')", timeout=CEILING_MS)
     sent: list[str] = []
     page.on("request", lambda request: sent.append(f"{request.method} {request.url.split('?')[0]}"))
+
+    def answer_late(route: Any) -> None:
+        answer = route.fetch()  # the bet is placed and streamed now; its answer comes a second later
+        time.sleep(1)
+        route.fulfill(response=answer)
+
+    page.route(re.compile(r".*/api/tables/[0-9]+/bets$"), answer_late)
     page.click("#ante")
     page.click("#chips [data-chip] >> nth=0")
     page.click("#place")
