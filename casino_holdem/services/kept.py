@@ -43,6 +43,9 @@ class Kept(Generic[K, V]):
 
 
 def kept(name: str, size: int) -> Kept[Any, Any]:
-    """The current app's memo ``name``, holding at most ``size`` values (made on first use)."""
-    memos: dict[str, Kept[Any, Any]] = current_app.extensions.setdefault("casino_kept", {})
-    return memos.setdefault(name, Kept(size))
+    """The current app's memo ``name``, holding at most ``size`` values (made on first use; a
+    bet, a table's state and a balance each ask for one, so nothing is built when it exists)."""
+    memos: dict[str, Kept[Any, Any]] | None = current_app.extensions.get("casino_kept")
+    if memos is None:
+        memos = current_app.extensions.setdefault("casino_kept", {})
+    return memos.get(name) or memos.setdefault(name, Kept(size))
