@@ -59,6 +59,9 @@ log = logging.getLogger(__name__)
 SESSION_RECHECK_SECONDS = 30.0
 #: a stream lives between this share of ``CASINO_SSE_LIFETIME`` and all of it
 LIFETIME_SPREAD = 0.75
+#: how often the open streams are looked at for a keep-alive to send or a lifetime that is over
+#: (:meth:`Streams.keep_quiet`): a keep-alive goes out up to this late, a stream ends up to this late
+TICK_SECONDS = 2.0
 #: threads that build and encode the streams' states (see serve_requests_first), taken in
 #: :mod:`casino_holdem.events.build_order`'s order. One: at the target size a second build thread
 #: took the interpreter from the requests and built no more states (README, *Deploying*)
@@ -107,27 +110,36 @@ class _Stream:
     """One open event stream, sent as a bare ASGI response (issue 10): no middleware and no
     response class between its queue and the server, so a stream holds a few objects for the
     collector to walk, not ~190, and a frame is one call to ``send``. The state events from the
-    subscriber's queue (a frame the same as the last one sent is skipped), a keep-alive when it is
-    quiet, until its lifetime is over, its session is revoked (:data:`~.events.wire.END`) or the
-    client goes; then ``closed`` gives back what it holds (its subscription, its place under the
-    caps), however it ends."""
+    subscriber's queue (a frame the same as the last one sent is skipped) until its session is
+    revoked or its lifetime is over (:data:`~.events.wire.END`) or the client goes; then
+    ``closed`` gives back what it holds (its subscription, its place under the caps), however it
+    ends. A stream waits on its queue alone, with no timer of its own: the process's
+    :meth:`Streams.keep_quiet` tells a quiet one to send a keep-alive and an old one to end
+    (issue 10: a timer set and cancelled for every frame cost a third more than the frame's wait)."""
 
-    __slots__ = ("subscriber", "first", "lifetime", "closed")
+    __slots__ = ("subscriber", "first", "ends", "sent_at", "open", "closed")
     status_code = 200
 
-    def __init__(self, subscriber: Subscriber, first: wire.Frame, lifetime: float, closed: Callable[[], None]) -> None:
+    def __init__(self, subscriber: Subscriber, first: wire.Frame, lifetime: float, open_streams: set[_Stream],
+                 closed: Callable[[], None]) -> None:
         self.subscriber = subscriber
         self.first = first
-        self.lifetime = lifetime
+        now = asyncio.get_running_loop().time()
+        #: the loop's clock when the stream is to end, and when it last sent anything
+        self.ends = now + lifetime
+        self.sent_at = now
+        self.open = open_streams
         self.closed = closed
 
     async def __call__(self, _scope: Any, receive: Any, send: Any) -> None:
         gone = asyncio.get_running_loop().create_task(self._until_gone(receive))
+        self.open.add(self)
         try:
             await send({"type": "http.response.start", "status": 200, "headers": STREAM_HEADERS})
             await self._events(send)
             await send({"type": "http.response.body", "body": b"", "more_body": False})
         finally:
+            self.open.discard(self)
             gone.cancel()
             self.closed()
 
@@ -141,20 +153,22 @@ class _Stream:
         sent = self.first
         await send({"type": "http.response.body", "body": (wire.RETRY + sent.text).encode(), "more_body": True})
         loop = asyncio.get_running_loop()
-        ends = loop.time() + self.lifetime
-        while (left := ends - loop.time()) > 0:
-            try:  # a timeout, not wait_for: no task per frame (issue 10: thousands of streams per worker)
-                async with asyncio.timeout(min(left, wire.KEEPALIVE_SECONDS)):
-                    latest = await self.subscriber.queue.get()
-            except TimeoutError:
-                if ends - loop.time() > 0:
-                    await send(KEEPALIVE_BODY)
-                continue
-            if latest is wire.END:
-                return
-            if latest.key != sent.key:
+        while (latest := await self.subscriber.queue.get()) is not wire.END:
+            if latest is wire.QUIET:
+                await send(KEEPALIVE_BODY)
+            elif latest.key != sent.key:
                 sent = latest
                 await send({"type": "http.response.body", "body": sent.text.encode(), "more_body": True})
+            else:
+                continue
+            self.sent_at = loop.time()
+
+    def tick(self, now: float) -> None:
+        """:meth:`Streams.keep_quiet`'s look at this stream at the loop's time ``now``."""
+        if now >= self.ends:
+            self.subscriber.end()
+        elif now - self.sent_at >= wire.KEEPALIVE_SECONDS:
+            self.subscriber.keep_alive()
 
 
 class Streams:
@@ -168,6 +182,18 @@ class Streams:
         self.per_session: Counter[str] = Counter()
         self.per_address: Counter[str] = Counter()
         self.by_session: dict[str, set[Subscriber]] = defaultdict(set)
+        self.open: set[_Stream] = set()
+
+    async def keep_quiet(self) -> None:
+        """Every :data:`TICK_SECONDS` (or a quarter of the keep-alive's interval, when shorter),
+        each open stream that sent nothing for :data:`~.events.wire.KEEPALIVE_SECONDS` is told to
+        send a keep-alive comment, so proxies keep it open, and each whose lifetime is over to end."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(min(TICK_SECONDS, wire.KEEPALIVE_SECONDS / 4))
+            now = loop.time()
+            for stream in self.open:
+                stream.tick(now)
 
     async def recheck_sessions(self) -> None:
         """Every :data:`SESSION_RECHECK_SECONDS`, :meth:`recheck` the open streams' sessions: a
@@ -277,7 +303,7 @@ class Streams:
             if not self.by_session[token]:
                 del self.by_session[token]
 
-        return _Stream(subscriber, first, lifetime, closed)
+        return _Stream(subscriber, first, lifetime, self.open, closed)
 
     def _in_app(self, function: Any, *args: Any) -> Any:
         with self.app.app_context():
@@ -397,10 +423,12 @@ def create_asgi(app: Flask | None = None, *, settle: bool = False) -> Any:
             collector.settle()  # after the tables: they are kept for the process's life
         fanout.start()
         rechecking = asyncio.create_task(streams.recheck_sessions())
+        ticking = asyncio.create_task(streams.keep_quiet())
         try:
             yield
         finally:
             rechecking.cancel()
+            ticking.cancel()
             fanout.stop()
 
     async def prometheus(_request: Request) -> Response:

@@ -65,8 +65,14 @@ class Subscriber:
     first: asyncio.Future[wire.Frame | None] | None = None
 
     def end(self) -> None:
-        """End this stream at its next read (its session was revoked): the page reconnects and is refused."""
+        """End this stream at its next read (its session was revoked: the page reconnects and is
+        refused; or its lifetime is over: the page reconnects)."""
         self._offer(wire.END)
+
+    def keep_alive(self) -> None:
+        """Have a quiet stream send a keep-alive comment, unless it already has something to send."""
+        if self.queue.empty():
+            self.queue.put_nowait(wire.QUIET)
 
     def push(self, balance: dict[str, str] | None, frame: wire.Frame) -> None:
         self.balance = balance or self.balance

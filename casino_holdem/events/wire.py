@@ -51,8 +51,10 @@ class Memo:
         return seen[1]
 
 
-#: put in a stream's queue to end it (its session was revoked): never sent
+#: put in a stream's queue to end it (its session was revoked, its lifetime is over): never sent
 END = Frame("", ())
+#: put in a quiet stream's queue: send it a keep-alive comment (:data:`KEEPALIVE`)
+QUIET = Frame(KEEPALIVE, ())
 
 
 def frame(payload: dict[str, Any], memo: Memo | None = None) -> Frame:

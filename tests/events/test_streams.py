@@ -133,6 +133,29 @@ def test_a_quiet_stream_sends_keep_alives(served, monkeypatch) -> None:
         stream.close()
 
 
+def test_a_stream_ends_once_its_lifetime_is_over_and_the_page_reconnects(served) -> None:
+    """A stream lives ``CASINO_SSE_LIFETIME`` (a share of it, at random) and then ends, so a proxy
+    or a worker is never held by one stream for ever; the page's EventSource reconnects."""
+    casino, address = served
+    casino.app.config["CASINO_SSE_LIFETIME"] = 0.5
+    table = _table(casino)
+    casino.player("alice")
+    cookie = _cookie(casino, "alice")
+    stream = Stream(address, f"/events/tables/{table}", cookie)
+    try:
+        assert stream.state()["round"] is not None
+        ends = time.monotonic() + 60
+        while stream.block() and time.monotonic() < ends:  # keep-alives and states until the end
+            pass
+        assert time.monotonic() < ends
+        wait_until(lambda: not started[0].state.streams.open, seconds=60, what="the stream closed")
+        again = Stream(address, f"/events/tables/{table}", cookie)
+        again.close()
+        assert again.status == 200
+    finally:
+        stream.close()
+
+
 def test_r1_a_bettor_sees_their_cards_and_bets_never_the_dealers_nor_other_players_bets(served) -> None:
     import datetime as dt
 
