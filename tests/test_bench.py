@@ -292,6 +292,22 @@ def test_faults_kill_a_web_worker_never_a_dealer_or_the_resource_tracker(tree: l
     assert procs.web_workers(tree) == workers
 
 
+@pytest.mark.parametrize(("group", "command", "own", "named"), [
+    ("server", SPAWNED, False, "web worker"),
+    ("server", [*STREAMS, "--dealers", "0", "--nice", "10"], False, "streams' worker"),
+    ("server", DEALER, False, "dealer"),
+    ("dealer-1", ["casino-holdem", "dealer"], False, "dealer"),
+    ("server", SERVE, False, "supervisor"),
+    ("server", TRACKER, False, ""),
+    ("bench client", ["python", "bench/load.py"], True, "players"),
+    ("bench client", SPAWNED, False, "stream holders"),
+])
+def test_the_cpu_meter_says_what_each_process_is(group: str, command: list[str], own: bool, named: str) -> None:
+    """The report's CPU line of each process names it, so the streams' worker and the web workers
+    are told apart."""
+    assert _bench_module("procs").role(group, command, own=own) == named
+
+
 def test_the_cpu_meter_counts_postgresql_and_the_machine_apart_from_the_server() -> None:
     """PostgreSQL's processes share the cores with the server, so the report shows them, but as
     one figure (a backend per connection) and outside the server's total, which the server's CPU
@@ -302,9 +318,11 @@ def test_the_cpu_meter_counts_postgresql_and_the_machine_apart_from_the_server()
     meter.last = {1: ("server", 3.0), 2: ("server", 1.0), 3: (procs.DATABASE, 0.5), 4: (procs.DATABASE, 0.25),
                   5: (procs.CLIENT, 2.5)}
     meter.marked, meter.stopped, meter.busy = 100.0, 110.0, [50.0, 62.0]
+    meter.roles = {1: "web worker"}
     figures = meter.figures()
     assert figures[procs.SERVER_TOTAL]["seconds"] == figures["server"]["seconds"] == 3.0
-    assert figures["  server pid 1"]["seconds"] == 2.0
+    assert figures["  server pid 1 (web worker)"]["seconds"] == 2.0
+    assert figures["  server pid 2"]["seconds"] == 1.0
     assert figures[procs.DATABASE] == {"seconds": 0.75, "percent_of_core": 7.5}
     assert not [name for name in figures if name.startswith(f"  {procs.DATABASE}")]
     assert meter.machine_percent() == 120.0

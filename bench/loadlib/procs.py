@@ -213,6 +213,8 @@ class CpuMeter:
     groups: dict[str, Callable[[], list[int]]]
     first: dict[int, float] = field(default_factory=dict)
     last: dict[int, tuple[str, float]] = field(default_factory=dict)
+    #: what each process of a group is (:func:`role`), read once, shown beside its pid
+    roles: dict[int, str] = field(default_factory=dict)
     marked: float | None = None
     stopped: float | None = None
     #: the machine's busy CPU seconds at the window's start and end (:func:`machine_busy`)
@@ -232,7 +234,10 @@ class CpuMeter:
         for name, pids in self._pids().items():
             for pid in pids:
                 try:
-                    times = psutil.Process(pid).cpu_times()
+                    process = psutil.Process(pid)
+                    times = process.cpu_times()
+                    if pid not in self.roles:
+                        self.roles[pid] = role(name, process.cmdline(), own=pid == os.getpid())
                 except psutil.Error:
                     continue
                 total = times.user + times.system
@@ -270,7 +275,8 @@ class CpuMeter:
             spent[name] = sum(seconds for _, seconds in processes)
             if len(processes) > 1 and name != DATABASE:  # a pre-forking server's master and workers, or
                 # a restarted process
-                spent.update((f"  {name} pid {pid}", seconds) for pid, seconds in processes)
+                spent.update((f"  {name} pid {pid}{_named(self.roles.get(pid))}", seconds)
+                             for pid, seconds in processes)
         spent[SERVER_TOTAL] = sum(spent[name] for name in by_group if name not in NOT_SERVER)
         return {name: {"seconds": round(seconds, 2),
                        "percent_of_core": round(100 * seconds / window, 1) if window > 0 else 0.0}
@@ -284,6 +290,27 @@ class CpuMeter:
         while self.stopped is None:
             await asyncio.to_thread(self.sample)
             await asyncio.sleep(every)
+
+
+def role(group: str, command: list[str], *, own: bool = False) -> str:
+    """What a process of ``group`` is, by its command line: of the bench's client, the players
+    (this process) and the stream holders (:mod:`.holders`); of a server, a web worker (uvicorn's
+    spawned children), the streams' worker (a ``serve`` with no dealers of its own,
+    ``--stream-workers``), a dealer, or the supervisor; empty for anything else."""
+    if group == CLIENT:
+        return "players" if own else "stream holders"
+    line = " ".join(command)
+    if "spawn_main" in line:
+        return "web worker"
+    if " dealer" in line:
+        return "dealer"
+    if " serve " in line or line.endswith(" serve"):
+        return "streams' worker" if "--dealers 0" in line and "--nice" in line else "supervisor"
+    return ""
+
+
+def _named(role_of: str | None) -> str:
+    return f" ({role_of})" if role_of else ""
 
 
 def own_pid() -> list[int]:
