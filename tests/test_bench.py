@@ -78,6 +78,11 @@ def test_load_smoke_has_no_errors_and_a_sound_ledger(bench_database: str, tmp_pa
     assert report["rates"]["server_cpu_ms_per_request"] > 0 and "server CPU per request" in output, output
     assert report["state_builds"]["table"]["count"] > 0, output  # the server's casino_state_builds_total
     assert report["request_queue"]["decision"]["count"] > 0, output  # casino_request_queue_seconds, R8
+    assert report["request_queue"]["decision"]["over_half_a_second"] >= 0 and "over 0.5 s" in output, output
+    # the server's own count of the bets and decisions it answered late (casino_request_seconds)
+    answers = report["server_answers"]
+    assert answers["POST /api/rounds/{id}/decisions"]["count"] > 0, output
+    assert answers["POST /api/tables/{id}/bets"]["over_a_second"] >= 0 and "after more than a second" in output, output
     assert "2" in report["gc_pauses"], output  # casino_gc_pause_seconds: the processes settled their collectors
     assert report["gc_pauses"]["2"]["cpu_seconds"] >= 0 and "s of CPU" in output, output  # casino_gc_cpu_seconds
     # what the transactions waited for, from PostgreSQL's own view of its sessions

@@ -15,6 +15,7 @@ import shlex
 import subprocess
 import tempfile
 import time
+from collections import defaultdict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -214,36 +215,60 @@ async def _open_streams(ctx: Context, stop: asyncio.Event) -> list[asyncio.Task[
     return tasks
 
 
-#: what the bench reads of the server's ``/metrics``: sample name -> the label that tells them apart
-COUNTERS = {"casino_state_builds_total": "topic", "casino_request_queue_seconds_sum": "rank",
-            "casino_request_queue_seconds_count": "rank", "casino_gc_pause_seconds_sum": "generation",
-            "casino_gc_pause_seconds_count": "generation", "casino_gc_cpu_seconds_total": "generation"}
+#: what the bench reads of the server's ``/metrics``: sample name -> the labels that tell them apart
+COUNTERS = {"casino_state_builds_total": ("topic",), "casino_request_queue_seconds_sum": ("rank",),
+            "casino_request_queue_seconds_count": ("rank",), "casino_gc_pause_seconds_sum": ("generation",),
+            "casino_gc_pause_seconds_count": ("generation",), "casino_gc_cpu_seconds_total": ("generation",),
+            "casino_request_queue_seconds_bucket": ("rank",),
+            "casino_request_seconds_count": ("method", "endpoint"),
+            "casino_request_seconds_bucket": ("method", "endpoint")}
+#: the bucket of the histograms above the bench counts the requests beyond: a wait for a thread
+#: (``casino_request_queue_seconds``), the server's own time to answer (``casino_request_seconds``)
+LONG = {"casino_request_queue_seconds_bucket": "0.5", "casino_request_seconds_bucket": "1.0"}
+#: the endpoints whose answers the server timed are counted for (its ``endpoint`` label)
+TIMED = ("/api/tables/{id}/bets", "/api/rounds/{id}/decisions")
+
+
+def _counted(name: str, labels: dict[str, str]) -> bool:
+    """A sample :func:`server_counters` keeps: one of :data:`COUNTERS`, only :data:`LONG`'s bucket
+    of a histogram, and of the server's request timings only the POSTs of :data:`TIMED`."""
+    if name not in COUNTERS or labels.get("le", LONG.get(name)) != LONG.get(name):
+        return False
+    return not name.startswith("casino_request_seconds") or (labels["method"] == "POST" and labels["endpoint"] in TIMED)
 
 
 async def server_counters(base_url: str) -> dict[tuple[str, str], float] | None:
     """The server's counters from its ``/metrics``, keyed (sample name, label): the state builds by topic
     (``table``, ``lobby``: how many reads fed the streams, issue 10: the web workers' largest cost),
-    the requests' waits for a thread by rank (``decision``, ``other``: sum and count) and the
-    processes' garbage-collection pauses by generation (sum and count); None
-    when the server does not answer with them (another server, a worker killed by faults.py)."""
+    the requests' waits for a thread by rank (``decision``, ``other``: sum, count and how many
+    waited no more than 0.5 s), the bets and decisions the server answered and how many within a
+    second (by method and endpoint, summed over the statuses) and the processes' garbage-collection
+    pauses by generation (sum and count); None when the server does not answer with them (another
+    server, a worker killed by faults.py)."""
     from prometheus_client.parser import text_string_to_metric_families
 
     try:
         async with (aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=60)) as session,
                     session.get(f"{base_url}/metrics") as response):
             text = await response.text() if response.status == 200 else ""
-        return {(sample.name, sample.labels[COUNTERS[sample.name]]): sample.value
-                for family in text_string_to_metric_families(text) for sample in family.samples
-                if sample.name in COUNTERS} or None
+        counters: dict[tuple[str, str], float] = defaultdict(float)
+        for family in text_string_to_metric_families(text):
+            for sample in family.samples:
+                if _counted(sample.name, sample.labels):
+                    counters[sample.name, " ".join(sample.labels[label] for label in COUNTERS[sample.name])] += \
+                        sample.value
+        return dict(counters) or None
     except (aiohttp.ClientError, TimeoutError, ValueError):
         return None
 
 
 def _from_counters(counters: dict[tuple[str, str], float], seconds: float) -> dict[str, Any]:
     """The report's ``state_builds`` (by topic, a second), ``request_queue`` (each rank's
-    requests and their mean wait for a thread) and ``gc_pauses`` (each generation's collections,
-    their pauses from start to end, and the CPU the collecting threads spent in them as a share of
-    a core, summed over the server's processes) from :func:`server_counters`' window."""
+    requests, their mean wait for a thread and how many waited over 0.5 s), ``server_answers``
+    (the bets and decisions the server answered, and how many after more than a second) and
+    ``gc_pauses`` (each generation's collections, their pauses from start to end, and the CPU the
+    collecting threads spent in them as a share of a core, summed over the server's processes)
+    from :func:`server_counters`' window."""
     report: dict[str, Any] = {}
     builds = {topic: value for (name, topic), value in counters.items() if name == "casino_state_builds_total"}
     if builds:
@@ -253,9 +278,17 @@ def _from_counters(counters: dict[tuple[str, str], float], seconds: float) -> di
     for rank in sorted({rank for name, rank in counters if name.startswith("casino_request_queue")}):
         count = counters.get(("casino_request_queue_seconds_count", rank), 0.0)
         waited = counters.get(("casino_request_queue_seconds_sum", rank), 0.0)
-        queue[rank] = {"count": int(count), "mean_ms": round(1000 * waited / count, 1) if count else None}
+        within = counters.get(("casino_request_queue_seconds_bucket", rank), count)
+        queue[rank] = {"count": int(count), "mean_ms": round(1000 * waited / count, 1) if count else None,
+                       "over_half_a_second": int(count - within)}
     if queue:
         report["request_queue"] = queue
+    answered = {key: value for (name, key), value in counters.items() if name == "casino_request_seconds_count"}
+    if answered:
+        report["server_answers"] = {
+            key: {"count": int(count),
+                  "over_a_second": int(count - counters.get(("casino_request_seconds_bucket", key), count))}
+            for key, count in sorted(answered.items())}
     pauses = {generation: (counters.get(("casino_gc_pause_seconds_count", generation), 0.0), paused,
                            counters.get(("casino_gc_cpu_seconds_total", generation), 0.0))
               for (name, generation), paused in counters.items() if name == "casino_gc_pause_seconds_sum"}

@@ -190,7 +190,12 @@ def render(report: dict[str, Any]) -> str:
             f"{topic} {b['count']} ({b['per_second']}/s)" for topic, b in report["state_builds"].items())))
     if "request_queue" in report:
         out.append("waits for a request thread (the server's /metrics): " + (", ".join(
-            f"{rank} {q['count']} requests, mean {q['mean_ms']} ms" for rank, q in report["request_queue"].items())))
+            f"{rank} {q['count']} requests, mean {q['mean_ms']} ms, over 0.5 s {q['over_half_a_second']}"
+            for rank, q in report["request_queue"].items())))
+    if "server_answers" in report:
+        out.append("answered by the server after more than a second (its /metrics, from the request's arrival to its "
+                   "answer's start): " + ", ".join(f"{key} {a['over_a_second']} of {a['count']}"
+                                                   for key, a in report["server_answers"].items()))
     if "gc_pauses" in report:
         out.append("garbage collections (the server's /metrics, all its processes): " + (", ".join(
             f"generation {generation} {g['count']} ({g['seconds']} s start to end, {g['cpu_seconds']} s of CPU: "
