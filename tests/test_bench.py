@@ -303,7 +303,8 @@ def test_faults_kill_a_web_worker_never_a_dealer_or_the_resource_tracker(tree: l
     ("server", DEALER, False, "dealer"),
     ("dealer-1", ["casino-holdem", "dealer"], False, "dealer"),
     ("server", SERVE, False, "supervisor"),
-    ("server", TRACKER, False, ""),
+    ("server", TRACKER, False, "resource tracker"),
+    ("server", ["python3", "something-else"], False, ""),
     ("bench client", ["python", "bench/load.py"], True, "players"),
     ("bench client", SPAWNED, False, "stream holders"),
 ])

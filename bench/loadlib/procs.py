@@ -296,10 +296,13 @@ def role(group: str, command: list[str], *, own: bool = False) -> str:
     """What a process of ``group`` is, by its command line: of the bench's client, the players
     (this process) and the stream holders (:mod:`.holders`); of a server, a web worker (uvicorn's
     spawned children), the streams' worker (a ``serve`` with no dealers of its own,
-    ``--stream-workers``), a dealer, or the supervisor; empty for anything else."""
+    ``--stream-workers``), a dealer, the supervisor, or multiprocessing's resource tracker; empty
+    for anything else."""
     if group == CLIENT:
         return "players" if own else "stream holders"
     line = " ".join(command)
+    if "resource_tracker" in line:
+        return "resource tracker"
     if "spawn_main" in line:
         return "web worker"
     if " dealer" in line:
