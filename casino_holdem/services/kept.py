@@ -48,4 +48,5 @@ def kept(name: str, size: int) -> Kept[Any, Any]:
     memos: dict[str, Kept[Any, Any]] | None = current_app.extensions.get("casino_kept")
     if memos is None:
         memos = current_app.extensions.setdefault("casino_kept", {})
-    return memos.get(name) or memos.setdefault(name, Kept(size))
+    memo = memos.get(name)
+    return memo if memo is not None else memos.setdefault(name, Kept(size))
