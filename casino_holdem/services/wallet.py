@@ -1,9 +1,10 @@
 """Players' money: ledger accounts, double-entry postings, deposits, balances and reservations.
 
 Money moves only through :func:`post`: one ledger transaction whose postings sum to zero in every
-currency (checked here, and again by the database when the transaction is sealed), with every
-touched account locked in id order and its stored balance moved by exactly its postings. The
-fixed-multiplier link between a currency and the pool's base unit (R6) goes through the
+currency (checked here, and again by the database: when the transaction is sealed, and on
+PostgreSQL at commit), with every touched account locked in the lock order of :mod:`.transaction`
+and its stored balance moved by exactly its postings. The fixed-multiplier link between a
+currency and the pool's base unit (R6) goes through the
 ``exchange`` accounts, so even a cross-currency movement balances currency by currency.
 """
 
@@ -20,6 +21,7 @@ from sqlalchemy import Integer, String, bindparam, event, func, insert, select, 
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session, selectinload
 from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.sql.elements import Grouping
 from werkzeug.security import generate_password_hash
 
 from .. import paytable_files
@@ -60,23 +62,36 @@ LEDGER_ACCOUNTS, LEDGER_TRANSACTIONS, POSTINGS = (LedgerAccount.__table__, Ledge
 NEW_TRANSACTION = insert(LEDGER_TRANSACTIONS).values(sealed=False).returning(LEDGER_TRANSACTIONS.c.id)
 #: the postings of one ledger transaction (many parameter sets at once)
 NEW_POSTINGS = insert(POSTINGS)
-#: PostgreSQL: the new transaction, unsealed, and its postings in one statement (issue 10: one
-#: round trip fewer for every posting). The postings come from arrays, one element per leg, so
-#: the statement is one whatever the number of legs, and are inserted in the legs' order
+#: PostgreSQL: the new transaction, sealed, and its postings in one statement (issue 10: two round
+#: trips fewer for every posting; the database checks the balance per currency at commit,
+#: migrations 0001 and 0900). The postings come from arrays, one element per leg, so the statement
+#: is one whatever the number of legs, and are inserted in the legs' order
 LEGS_TABLE = func.unnest(
     bindparam("account_ids", type_=ARRAY(Integer)), bindparam("currencies", type_=ARRAY(String)),
     bindparam("amounts", type_=ARRAY(Money())), bindparam("memos", type_=ARRAY(String)),
     bindparam("player_ids", type_=ARRAY(Integer)),
 ).table_valued("account_id", "currency", "amount", "memo", "player_id", with_ordinality="ordinal").render_derived()
 NEW_TRANSACTION_CTE = (insert(LEDGER_TRANSACTIONS).values(
-    kind=bindparam("kind"), idempotency_key=bindparam("idempotency_key"), round_id=bindparam("round_id"),
-    created_at=bindparam("created_at"), sealed=False).returning(LEDGER_TRANSACTIONS.c.id).cte("new_transaction"))
-NEW_TRANSACTION_WITH_POSTINGS = select(NEW_TRANSACTION_CTE.c.id).add_cte(insert(POSTINGS).from_select(
-    ["transaction_id", "account_id", "currency", "amount", "memo", "player_id"],
-    select(NEW_TRANSACTION_CTE.c.id, LEGS_TABLE.c.account_id, LEGS_TABLE.c.currency, LEGS_TABLE.c.amount,
-           LEGS_TABLE.c.memo, LEGS_TABLE.c.player_id).select_from(NEW_TRANSACTION_CTE.join(LEGS_TABLE, true()))
-    .order_by(LEGS_TABLE.c.ordinal)).cte("new_postings"))
-#: the seal: the database then checks the transaction balances per currency (migration 0001)
+    kind=bindparam("transaction_kind"), idempotency_key=bindparam("idempotency_key"),
+    round_id=bindparam("transaction_round"), created_at=bindparam("created_at"), sealed=True)
+    .returning(LEDGER_TRANSACTIONS.c.id).cte("new_transaction"))
+#: PostgreSQL: the accounts ``moved_ids`` each moved by its ``deltas`` element, in the same statement
+#: as the transaction and its postings (one round trip for what took one per account): found by the
+#: primary key's index, so locked in id order (the lock order of :mod:`.transaction`)
+MOVED_IDS = bindparam("moved_ids", type_=ARRAY(Integer))
+MOVED_CTE = (update(LEDGER_ACCOUNTS).where(LEDGER_ACCOUNTS.c.id == func.any(MOVED_IDS))
+             .values(balance=LEDGER_ACCOUNTS.c.balance + Grouping(bindparam("deltas", type_=ARRAY(Money())))[
+                 func.array_position(MOVED_IDS, LEDGER_ACCOUNTS.c.id)])
+             .returning(LEDGER_ACCOUNTS.c.id, LEDGER_ACCOUNTS.c.balance).cte("moved"))
+NEW_TRANSACTION_WITH_POSTINGS = (
+    select(NEW_TRANSACTION_CTE.c.id, MOVED_CTE.c.id.label("account_id"), MOVED_CTE.c.balance)
+    .select_from(NEW_TRANSACTION_CTE.outerjoin(MOVED_CTE, true()))
+    .add_cte(insert(POSTINGS).from_select(
+        ["transaction_id", "account_id", "currency", "amount", "memo", "player_id"],
+        select(NEW_TRANSACTION_CTE.c.id, LEGS_TABLE.c.account_id, LEGS_TABLE.c.currency, LEGS_TABLE.c.amount,
+               LEGS_TABLE.c.memo, LEGS_TABLE.c.player_id).select_from(NEW_TRANSACTION_CTE.join(LEGS_TABLE, true()))
+        .order_by(LEGS_TABLE.c.ordinal)).cte("new_postings")))
+#: SQLite's seal: the database then checks the transaction balances per currency (migration 0001)
 SEAL = update(LEDGER_TRANSACTIONS).where(LEDGER_TRANSACTIONS.c.id == bindparam("transaction_id")).values(sealed=True)
 #: one account's stored balance moved by ``delta`` (``account_id``): the balance it leaves
 ADD_TO_BALANCE = (update(LEDGER_ACCOUNTS).where(LEDGER_ACCOUNTS.c.id == bindparam("account_id"))
@@ -275,10 +290,11 @@ def post(kind: str, entries: Sequence[Entry], *, round_id: int | None = None,
     would go negative, before anything is written.
 
     Each step is one plain statement (issue 10: every bet, decision and settlement posts, and the
-    unit of work's bookkeeping cost more than the statements themselves): the wallets' balances
-    (locked and read first, so a refusal names the wallet), the transaction and its postings (one
-    statement on PostgreSQL, :func:`_new_transaction`), the seal (the database checks the balance
-    per currency on sealing), then every other account (:func:`_add_to`). ``reserved``: what
+    unit of work's bookkeeping cost more than the statements themselves): the wallets (locked
+    and read first, so a refusal names the wallet), the transaction, its postings, its seal (the
+    database checks the balance per currency) and the balances of the players' side (wallets and
+    rounds' in-play accounts): one statement on PostgreSQL (:func:`_new_transaction`), then each
+    account every table shares (:func:`_add_to`). ``reserved``: what
     leaves the wallets was reserved when the Ante was placed (R2.3-R2.5, :func:`reserved`), so the
     wallets are not locked and read first (one statement fewer for every Flop, Turn and River
     bet); their statements that add to them still refuse a negative balance.
@@ -300,36 +316,51 @@ def post(kind: str, entries: Sequence[Entry], *, round_id: int | None = None,
     if not reserved:
         _check_funds(own)
     db.session.flush()  # plain statements do not flush: what the session holds goes first
-    _add_to(own)
-    transaction_id = _new_transaction(kind, round_id, idempotency_key, legs)
-    db.session.execute(SEAL, {"transaction_id": transaction_id})
     deferred = _this_transaction(DEFERRED)
     others = deferred.pop(LEGS, []) + [entry for entry in legs if entry.account.kind != AccountKind.WALLET]
     if defer:
         deferred[LEGS] = others
+    players_side = own + ([] if defer else [entry for entry in others if entry.account.kind in PLAYER_SIDE])
+    transaction_id = _new_transaction(kind, round_id, idempotency_key, legs, players_side)
+    if defer:
         return transaction_id
-    _add_to([entry for entry in others if entry.account.kind in PLAYER_SIDE])
     if before_shared is not None:
         before_shared(transaction_id)
     _add_to([entry for entry in others if entry.account.kind not in PLAYER_SIDE])
     return transaction_id
 
 
-def _new_transaction(kind: str, round_id: int | None, idempotency_key: str | None, legs: Sequence[Entry]) -> int:
-    """Insert a ledger transaction, unsealed, and its postings; its id. On PostgreSQL both go in
-    one statement (:data:`NEW_TRANSACTION_WITH_POSTINGS`); SQLite, which has no INSERT inside a
-    WITH, takes two."""
-    transaction = {"kind": kind, "round_id": round_id, "idempotency_key": idempotency_key}
+def _new_transaction(kind: str, round_id: int | None, idempotency_key: str | None, legs: Sequence[Entry],
+                     players_side: Sequence[Entry]) -> int:
+    """Insert a ledger transaction and its postings, seal it, and move the balances of the
+    players' side's accounts (``players_side``, :func:`post`); the transaction's id.
+
+    On PostgreSQL all of it is one statement (:data:`NEW_TRANSACTION_WITH_POSTINGS`). Moving
+    several accounts in one statement leaves their lock order to the database, which is safe
+    for these accounts only: a wallet and a round's in-play account are locked together only by
+    a transaction that holds the round's row (a bet or a decision ``FOR SHARE``, the dealer
+    alone), so two such transactions never hold one each and wait for the other's (the lock
+    order of :mod:`.transaction`); the shared accounts keep a statement each, in id order
+    (:func:`_add_to`). SQLite, which has no INSERT inside a WITH and one writer at a time,
+    takes a statement for each step, the seal last."""
     if legs and db.session.get_bind().dialect.name == "postgresql":
-        return int(db.session.execute(NEW_TRANSACTION_WITH_POSTINGS, {
-            **transaction, "created_at": utcnow(), "account_ids": [entry.account.id for entry in legs],
+        moved = _moved(players_side)
+        rows = db.session.execute(NEW_TRANSACTION_WITH_POSTINGS, {  # names no column of the accounts
+            "transaction_kind": kind, "transaction_round": round_id, "idempotency_key": idempotency_key,
+            "created_at": utcnow(), "account_ids": [entry.account.id for entry in legs],
             "currencies": [entry.account.currency for entry in legs], "amounts": [entry.amount for entry in legs],
-            "memos": [entry.memo for entry in legs], "player_ids": [entry.player_id for entry in legs]}).scalar_one())
-    transaction_id: int = db.session.execute(NEW_TRANSACTION, transaction).scalar_one()
+            "memos": [entry.memo for entry in legs], "player_ids": [entry.player_id for entry in legs],
+            "moved_ids": list(moved), "deltas": list(moved.values())}).all()
+        _moved_to({account_id: balance for _, account_id, balance in rows if account_id is not None}, players_side)
+        return int(rows[0][0])
+    _add_to(players_side)
+    transaction_id: int = db.session.execute(NEW_TRANSACTION, {"kind": kind, "round_id": round_id,
+                                                                "idempotency_key": idempotency_key}).scalar_one()
     if legs:  # an empty list would insert one row of defaults
         db.session.execute(NEW_POSTINGS, [
             {"transaction_id": transaction_id, "account_id": entry.account.id, "currency": entry.account.currency,
              "amount": entry.amount, "memo": entry.memo, "player_id": entry.player_id} for entry in legs])
+    db.session.execute(SEAL, {"transaction_id": transaction_id})
     return transaction_id
 
 
@@ -352,6 +383,23 @@ def _check_funds(own: Sequence[Entry]) -> None:
             raise InsufficientFunds(f"balance: not enough {entry.account.currency} for {entry.memo}")
 
 
+def _moved(entries: Sequence[Entry]) -> dict[int, Decimal]:
+    """What the entries add to each of their accounts, by account id."""
+    added: dict[int, Decimal] = defaultdict(lambda: ZERO)
+    for entry in entries:
+        added[entry.account.id] += entry.amount
+    return added
+
+
+def _moved_to(balances: Mapping[int, Decimal], entries: Sequence[Entry]) -> None:
+    """The entries' accounts now hold ``balances`` (by id), which only accounts that may go
+    negative do (the database's check refuses the others first)."""
+    for account in {entry.account.id: entry.account for entry in entries}.values():
+        set_committed_value(account, "balance", balances[account.id])
+        if not account.may_go_negative and balances[account.id] < 0:
+            raise LedgerImbalance(f"account {account.code} would go negative")
+
+
 def _add_to(entries: Sequence[Entry]) -> None:
     """Move the stored balances of the entries' accounts, each by one statement that adds to it.
 
@@ -361,16 +409,11 @@ def _add_to(entries: Sequence[Entry]) -> None:
     commit only, never read first (issue 10: every bet of a round, and every Progressive bet of
     every table, passes through them). The order is the lock order of :mod:`.transaction`."""
     accounts = {entry.account.id: entry.account for entry in entries}
-    added: dict[int, Decimal] = defaultdict(lambda: ZERO)
-    for entry in entries:
-        added[entry.account.id] += entry.amount
-    for account_id in sorted(added, key=lambda key: (accounts[key].kind not in PLAYER_SIDE, key)):
-        account = accounts[account_id]
-        balance = db.session.execute(ADD_TO_BALANCE, {"account_id": account_id,
-                                                      "delta": added[account_id]}).scalar_one()
-        set_committed_value(account, "balance", balance)
-        if not account.may_go_negative and balance < 0:
-            raise LedgerImbalance(f"account {account.code} would go negative")
+    added = _moved(entries)
+    balances = {account_id: db.session.execute(ADD_TO_BALANCE, {"account_id": account_id,
+                                                                "delta": added[account_id]}).scalar_one()
+                for account_id in sorted(added, key=lambda key: (accounts[key].kind not in PLAYER_SIDE, key))}
+    _moved_to(balances, entries)
 
 
 def transfer(kind: str, source: LedgerAccount, target: LedgerAccount, amount: Decimal, memo: str, *,

@@ -41,6 +41,39 @@ def test_an_unbalanced_ledger_transaction_cannot_be_sealed(db, casino) -> None:
     casino.assert_sound()
 
 
+def test_a_sealed_ledger_transaction_takes_no_more_postings(db, casino) -> None:
+    """Once committed sealed, a transaction never changes, even by legs that balance (migration
+    0900 lets only the database transaction that seals it write its postings, on PostgreSQL in
+    the same statement)."""
+    player = casino.player()
+    sealed = db.session.scalars(select(LedgerTransaction.id).where(LedgerTransaction.kind == "deposit")).first()
+    wallet_id = db.session.scalars(select(LedgerAccount.id).where(LedgerAccount.player_id == player)).one()
+    db.session.rollback()
+    with pytest.raises(DBAPIError, match="is sealed"), db.engine.begin() as connection:
+        for amount in (5, -5):
+            connection.execute(text("INSERT INTO postings (transaction_id, account_id, currency, amount, memo) "
+                                    "VALUES (:tx, :account, 'USD', :amount, 'late leg')"),
+                               {"tx": sealed, "account": wallet_id, "amount": amount})
+    casino.assert_sound()
+
+
+def test_a_ledger_transaction_written_sealed_must_balance_at_commit(db, casino) -> None:
+    """PostgreSQL: a transaction written sealed with its postings in one statement (as
+    ``wallet.post`` does, issue 10) is checked when its database transaction commits."""
+    if db.engine.dialect.name != "postgresql":
+        pytest.skip("PostgreSQL writes a transaction sealed; SQLite seals it by a statement of its own")
+    player = casino.player()
+    wallet_id = db.session.scalars(select(LedgerAccount.id).where(LedgerAccount.player_id == player)).one()
+    db.session.rollback()
+    with pytest.raises(DBAPIError, match="not sealed and balanced at commit"), db.engine.begin() as connection:
+        connection.execute(text(
+            "WITH forged AS (INSERT INTO ledger_transactions (kind, created_at, sealed) "
+            "VALUES ('forged', CURRENT_TIMESTAMP, true) RETURNING id) "
+            "INSERT INTO postings (transaction_id, account_id, currency, amount, memo) "
+            "SELECT id, :account, 'USD', 500000, 'free money' FROM forged"), {"account": wallet_id})
+    casino.assert_sound()
+
+
 @pytest.mark.parametrize("statement", [
     "UPDATE postings SET memo = 'edited'", "DELETE FROM postings", "UPDATE audit_log SET actor = 'someone'",
     "DELETE FROM audit_log", "DELETE FROM pool_movements", "UPDATE ledger_transactions SET kind = 'edited'",
