@@ -2,8 +2,9 @@
 
 The database guards it as well as the services do: a posting's currency must be its account's
 (composite foreign key), accounts that may not go negative have a CHECK, a transaction can only be
-*sealed* when its postings sum to zero per currency, a sealed transaction takes no more postings,
-and postings are never updated or deleted (triggers, see the initial migration).
+*sealed* when its postings sum to zero per currency (on PostgreSQL, where the services write it
+sealed with its postings, checked at commit), a transaction committed sealed takes no more
+postings, and postings are never updated or deleted (triggers, see the migrations 0001 and 0900).
 """
 
 from __future__ import annotations

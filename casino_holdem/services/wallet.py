@@ -75,14 +75,18 @@ NEW_TRANSACTION_CTE = (insert(LEDGER_TRANSACTIONS).values(
     kind=bindparam("transaction_kind"), idempotency_key=bindparam("idempotency_key"),
     round_id=bindparam("transaction_round"), created_at=bindparam("created_at"), sealed=True)
     .returning(LEDGER_TRANSACTIONS.c.id).cte("new_transaction"))
-#: PostgreSQL: the accounts ``moved_ids`` each moved by its ``deltas`` element, in the same statement
-#: as the transaction and its postings (one round trip for what took one per account): found by the
-#: primary key's index, so locked in id order (the lock order of :mod:`.transaction`)
+#: PostgreSQL: the accounts ``moved_ids`` each moved by its ``deltas`` element by one statement,
+#: the balances they leave (issue 10: one round trip for what took one an account). The rows are
+#: locked first in id order (a sub-select ``ORDER BY id FOR NO KEY UPDATE``, which locks them as
+#: its sort gives them): the lock order of :mod:`.transaction` within each group of accounts
 MOVED_IDS = bindparam("moved_ids", type_=ARRAY(Integer))
-MOVED_CTE = (update(LEDGER_ACCOUNTS).where(LEDGER_ACCOUNTS.c.id == func.any(MOVED_IDS))
-             .values(balance=LEDGER_ACCOUNTS.c.balance + Grouping(bindparam("deltas", type_=ARRAY(Money())))[
-                 func.array_position(MOVED_IDS, LEDGER_ACCOUNTS.c.id)])
-             .returning(LEDGER_ACCOUNTS.c.id, LEDGER_ACCOUNTS.c.balance).cte("moved"))
+IN_ID_ORDER = (select(LEDGER_ACCOUNTS.c.id).where(LEDGER_ACCOUNTS.c.id == func.any(MOVED_IDS))
+               .order_by(LEDGER_ACCOUNTS.c.id).with_for_update(key_share=True).subquery("in_id_order"))
+ADD_TO_BALANCES = (update(LEDGER_ACCOUNTS).where(LEDGER_ACCOUNTS.c.id == IN_ID_ORDER.c.id)
+                   .values(balance=LEDGER_ACCOUNTS.c.balance + Grouping(bindparam("deltas", type_=ARRAY(Money())))[
+                       func.array_position(MOVED_IDS, LEDGER_ACCOUNTS.c.id)])
+                   .returning(LEDGER_ACCOUNTS.c.id, LEDGER_ACCOUNTS.c.balance))
+MOVED_CTE = ADD_TO_BALANCES.cte("moved")
 NEW_TRANSACTION_WITH_POSTINGS = (
     select(NEW_TRANSACTION_CTE.c.id, MOVED_CTE.c.id.label("account_id"), MOVED_CTE.c.balance)
     .select_from(NEW_TRANSACTION_CTE.outerjoin(MOVED_CTE, true()))
@@ -335,14 +339,9 @@ def _new_transaction(kind: str, round_id: int | None, idempotency_key: str | Non
     """Insert a ledger transaction and its postings, seal it, and move the balances of the
     players' side's accounts (``players_side``, :func:`post`); the transaction's id.
 
-    On PostgreSQL all of it is one statement (:data:`NEW_TRANSACTION_WITH_POSTINGS`). Moving
-    several accounts in one statement leaves their lock order to the database, which is safe
-    for these accounts only: a wallet and a round's in-play account are locked together only by
-    a transaction that holds the round's row (a bet or a decision ``FOR SHARE``, the dealer
-    alone), so two such transactions never hold one each and wait for the other's (the lock
-    order of :mod:`.transaction`); the shared accounts keep a statement each, in id order
-    (:func:`_add_to`). SQLite, which has no INSERT inside a WITH and one writer at a time,
-    takes a statement for each step, the seal last."""
+    On PostgreSQL all of it is one statement (:data:`NEW_TRANSACTION_WITH_POSTINGS`), the
+    accounts locked in id order (:data:`ADD_TO_BALANCES`). SQLite, which has no INSERT inside a
+    WITH and one writer at a time, takes a statement for each step, the seal last."""
     if legs and db.session.get_bind().dialect.name == "postgresql":
         moved = _moved(players_side)
         rows = db.session.execute(NEW_TRANSACTION_WITH_POSTINGS, {  # names no column of the accounts
@@ -401,19 +400,24 @@ def _moved_to(balances: Mapping[int, Decimal], entries: Sequence[Entry]) -> None
 
 
 def _add_to(entries: Sequence[Entry]) -> None:
-    """Move the stored balances of the entries' accounts, each by one statement that adds to it.
+    """Move the stored balances of the entries' accounts by what they add to each.
 
-    The wallets (locked and checked by :func:`post`) change first. Every other account changes
-    last: a round's in-play account (shared by the table's bettors), then the accounts every
-    table shares (the house's, the exchange, the pools). Each is locked from that statement to
-    commit only, never read first (issue 10: every bet of a round, and every Progressive bet of
-    every table, passes through them). The order is the lock order of :mod:`.transaction`."""
-    accounts = {entry.account.id: entry.account for entry in entries}
+    :func:`post` moves the players' side first (wallets and rounds' in-play accounts), then the
+    accounts every table shares (the house's, the exchange, the pools), each group locked from
+    that statement to commit only, never read first (issue 10: every bet of a round, and every
+    Progressive bet of every table, passes through them), in id order: the lock order of
+    :mod:`.transaction`. On PostgreSQL a group is one statement (:data:`ADD_TO_BALANCES`); on
+    SQLite, one writer at a time, a statement an account."""
     added = _moved(entries)
-    balances = {account_id: db.session.execute(ADD_TO_BALANCE, {"account_id": account_id,
-                                                                "delta": added[account_id]}).scalar_one()
-                for account_id in sorted(added, key=lambda key: (accounts[key].kind not in PLAYER_SIDE, key))}
-    _moved_to(balances, entries)
+    if not added:
+        return
+    if db.session.get_bind().dialect.name == "postgresql":
+        rows = db.session.execute(ADD_TO_BALANCES, {"moved_ids": list(added), "deltas": list(added.values())})
+        _moved_to({account_id: balance for account_id, balance in rows}, entries)
+        return
+    _moved_to({account_id: db.session.execute(ADD_TO_BALANCE, {"account_id": account_id,
+                                                               "delta": added[account_id]}).scalar_one()
+               for account_id in sorted(added)}, entries)
 
 
 def transfer(kind: str, source: LedgerAccount, target: LedgerAccount, amount: Decimal, memo: str, *,
