@@ -173,10 +173,10 @@ def _exact_rtp(table: Paytable, setup: TableSetup, enumeration: Any) -> tuple[di
         main = exact_main(table, setup.strategy, compute=False) or (
             None if setup.strategy.postflop_bets else main_exact(table, enumeration, setup.strategy))
         if main is not None:
-            exact["main"] = main.rtp  # type: ignore[assignment]
+            exact["main"] = main.rtp
             for bet, (staked, returned) in main.by_bet.items():
                 if staked:
-                    exact[bet] = returned / staked  # type: ignore[operator]
+                    exact[bet] = returned / staked
         return exact, Fraction(int((~combos).sum()), len(combos))
     except NotSuitBlind:
         return {}, None

@@ -50,10 +50,10 @@ def player_deposit(username: str, amount: str, idempotency_key: str, operator: s
         write_json(deposit(player.id, amount, idempotency_key, by=acting(operator, "manager")))
 
 
-def json_lines(source: IO[str], fields: tuple[str, ...]) -> list[tuple[str, ...]]:
+def json_lines(source: IO[str], fields: tuple[str, str, str]) -> list[tuple[str, str, str]]:
     """Each non-blank line of ``source`` as a JSON object with these string fields, in order;
     anything else is refused naming the line and the field."""
-    rows = []
+    rows: list[tuple[str, str, str]] = []
     for number, line in enumerate(source, start=1):
         if not line.strip():
             continue

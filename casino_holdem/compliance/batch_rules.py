@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
@@ -119,7 +120,7 @@ def settle_main_bets(win: BoolArray, tie: BoolArray, category: IntArray, played:
     made = {"flop": played, "turn": turn_bet, "river": river_bet}
     stakes = {"ante": np.full(len(win), units.ante, np.int64),
               **{bet: made[bet] * np.int64(STREET_BET_ANTES[bet] * units.ante) for bet in made}}
-    odds = {bet: units.main_odds[bet] for bet in MAIN_BETS}
+    odds: dict[str, int | IntArray] = {bet: units.main_odds[bet] for bet in MAIN_BETS}
     odds["ante"] = np.where(ante_qualifies(category, units), units.main_odds["ante"], 0)
     returns = {}
     for bet in MAIN_BETS:
@@ -322,8 +323,8 @@ def settle_rounds(cards: npt.NDArray[np.uint8], played: BoolArray, turn_bet: Boo
     code = bonus_codes(hole, dealer)
     stakes["bonus"] = np.full(len(cards), units.bonus, np.int64)
     returns["bonus"] = settle_bonus(code, played, units)
-    other = sum(returns[bet] for bet in (*MAIN_BETS, "bonus"))
-    total_stake = sum(stakes[bet] for bet in (*MAIN_BETS, "bonus")) + units.progressive
+    other = cast(Int64Array, sum(returns[bet] for bet in (*MAIN_BETS, "bonus")))
+    total_stake = cast(Int64Array, sum(stakes[bet] for bet in (*MAIN_BETS, "bonus"))) + units.progressive
     rows, p1, p2, p3 = progressive_codes(cards, category)
     hits = Hits(index=rows.astype(np.int64) + first, p1=p1.astype(np.int8), p2=p2.astype(np.int8),
                 p3=p3.astype(np.int8), played=played[rows], other_return=other[rows], stake=total_stake[rows])

@@ -100,7 +100,7 @@ def layout(n: int) -> Layout:
 
     def slot(card: Int64Array, other: Int64Array) -> Int64Array:
         triple = np.sort(np.stack([card, turn, river], axis=-1), axis=-1)
-        column = other - (other[..., None] > triple).sum(axis=-1)
+        column: Int64Array = other - (other[..., None] > triple).sum(axis=-1)
         return subset_index(triple, n) * (n - 3) + column
 
     holding = subset_index(np.stack([first, second], axis=-1), n)

@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
@@ -148,7 +149,7 @@ def subset_index(columns: IntArray, n: int) -> npt.NDArray[np.int64]:
     columns = np.asarray(columns).astype(np.int64)
     k = columns.shape[-1]
     index = np.zeros(columns.shape[:-1], np.int64)
-    start = np.zeros(columns.shape[:-1], np.int64)
+    start: IntArray = np.zeros(columns.shape[:-1], np.int64)
     for position in range(k):
         table = _before(n, k - position)
         value = columns[..., position]
@@ -163,4 +164,4 @@ def local_positions(cards: IntArray, removed: IntArray, deck: Deck) -> npt.NDArr
     position = deck.positions
     cards = position[np.asarray(cards).astype(np.int64)]
     gone = position[np.asarray(removed).astype(np.int64)]
-    return cards - (gone[:, None, :] < cards[..., None]).sum(axis=-1)
+    return cast(npt.NDArray[np.int64], cards - (gone[:, None, :] < cards[..., None]).sum(axis=-1))

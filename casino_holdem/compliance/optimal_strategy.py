@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -66,8 +66,9 @@ def _save(solution: Solution, path: Path) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         temporary = path.with_suffix(f".{os.getpid()}.tmp.npz")
+        # allow_pickle (the default) named, so the type checker does not take a tally for it
         np.savez_compressed(temporary, seconds=solution.seconds, turn_bits=np.packbits(solution.turn_bits, axis=-1),
-                            river_bits=solution.river_bits,
+                            river_bits=solution.river_bits, allow_pickle=True,
                             **{f"tally:{name}": tally for name, tally in solution.tallies.items()})
         temporary.replace(path)
     except OSError:
@@ -164,7 +165,7 @@ class Optimal:
         index, permutation, holding, canonical = self._cells(hole, board[:, :3])
         turn = local_positions(permute_cards(board[:, 3:4], permutation), canonical, self._solution().deck)[:, 0]
         packed = self._solution().river_bits[index, holding, turn >> 3]
-        return ((packed >> (7 - (turn & 7))) & 1).astype(bool)      # numpy.packbits: first bit highest
+        return cast(BoolArray, ((packed >> (7 - (turn & 7))) & 1).astype(bool))  # numpy.packbits: first bit highest
 
 
 def exact_main(paytable: Paytable, strategy: Strategy, *, compute: bool = True, **options: Any) -> PlayFigures | None:

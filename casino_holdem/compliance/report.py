@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from ..core.evaluator import Category
 from ..core.money import POOL_QUANTUM, ZERO, format_amount, round_down
@@ -60,8 +60,9 @@ def summarize(run: Simulation, reference: Mapping[str, Mapping[int, Fraction]] |
             continue
         estimate = return_ratio(moments, rounds)
         exact = exact_rtp.get(group)
-        rtp_rows.append({
-            "bet": group, "staked": _amount(moments[0], unit), "returned": _amount(moments[1], unit),
+        rtp_rows.append({  # the moments' Σ stake and Σ return are exact ints (simulate._moments)
+            "bet": group, "staked": _amount(cast(int, moments[0]), unit),
+            "returned": _amount(cast(int, moments[1]), unit),
             "rtp": estimate.value if estimate else None,
             "ci95": [estimate.low, estimate.high] if estimate else None,
             "standard_error": estimate.error if estimate else None,

@@ -41,6 +41,7 @@ from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -53,7 +54,8 @@ from .batch_rules import BONUS_CODES, STREET_CODES, bonus_codes
 from .exact import BOARD_GROUPS, DEALER_HANDS, PAIRS, Enumeration, load_enumeration
 from .isomorphism import FLOP_CLASSES, Deck
 from .optimal_strategy import exact_main
-from .play_figures import NotSuitBlind, PlayFigures, exact_json, preflop_classes  # noqa: F401 (NotSuitBlind: callers catch rtp's)
+from .play_figures import NotSuitBlind as NotSuitBlind  # re-exported: callers catch rtp's
+from .play_figures import PlayFigures, preflop_classes
 from .simulate import TableSetup, simulate
 from .stats import Estimate, mean_net, return_ratio
 from .strategies import Strategy, bind, built_in
@@ -234,8 +236,12 @@ def pool_model(paytable: Paytable, name: str, p1: dict[str, Fraction], p2: dict[
 
 # --- R3: the main game ------------------------------------------------------------------------
 
+#: a main-game figure: a Fraction when exact, a float when simulated
+Figure = TypeVar("Figure", Fraction, float)
+
+
 @dataclass(frozen=True)
-class MainFigures:
+class MainFigures(Generic[Figure]):
     """The main game (Ante, Flop, Turn, River bets) per round, in Ante units, for one strategy.
 
     Exact (``method == "exact"``): Fractions. Simulated: ``estimates`` hold 95 % intervals."""
@@ -243,30 +249,30 @@ class MainFigures:
     strategy: str
     method: str
     fold_rate: Fraction
-    staked: Fraction | float
-    returned: Fraction | float
-    by_bet: dict[str, tuple[Fraction | float, Fraction | float]]        # bet → (staked, returned)
+    staked: Figure
+    returned: Figure
+    by_bet: dict[str, tuple[Figure, Figure]]        # bet → (staked, returned)
     rounds: int = 0
     seed: int | None = None
     estimates: dict[str, Estimate] = field(default_factory=dict)
     optimal_pass: PlayFigures | None = None     # figures from the optimal strategy's enumeration
 
-    @classmethod
-    def from_optimal_pass(cls, figures: PlayFigures) -> MainFigures:
-        return cls(figures.strategy, "exact", figures.fold_rate, figures.staked, figures.returned,
-                   dict(figures.by_bet), optimal_pass=figures)
+    @staticmethod
+    def from_optimal_pass(figures: PlayFigures) -> MainFigures[Fraction]:
+        return MainFigures(figures.strategy, "exact", figures.fold_rate, figures.staked, figures.returned,
+                           dict(figures.by_bet), optimal_pass=figures)
 
     @property
-    def rtp(self) -> Fraction | float:
+    def rtp(self) -> Figure:
         return self.returned / self.staked
 
     @property
-    def net_per_ante(self) -> Fraction | float:
+    def net_per_ante(self) -> Figure:
         """Expected result of a round per unit of Ante (negative: the house edge on the Ante)."""
         return self.returned - self.staked
 
 
-def main_exact(paytable: Paytable, enumeration: Enumeration, strategy: Strategy) -> MainFigures:
+def main_exact(paytable: Paytable, enumeration: Enumeration, strategy: Strategy) -> MainFigures[Fraction]:
     """R3 by enumeration for a strategy that never bets after the flop: every (board, Player hand,
     Dealer hand), the Ante winning 1:1 with the qualifier or better and pushing below it, the Flop
     bet (2 × Ante) 1:1, ties pushing, a fold losing the Ante."""
@@ -287,7 +293,7 @@ def main_exact(paytable: Paytable, enumeration: Enumeration, strategy: Strategy)
 
 
 def main_simulated(paytable: Paytable, strategy: Strategy, rounds: int, seed: int, *, threads: int = 2,
-                   progress: Callable[[int], None] | None = None) -> MainFigures:
+                   progress: Callable[[int], None] | None = None) -> MainFigures[float]:
     """R3 by simulation (for strategies that bet after the flop), with 95 % intervals."""
     currency = "USD" if "USD" in paytable.currencies else next(iter(paytable.currencies))
     setup = TableSetup(paytable, strategy, bonus=Decimal(0), progressive=False, currency=currency)
@@ -334,7 +340,7 @@ class StrategyFigures:
     p1: dict[str, Fraction]
     p2: dict[str, Fraction]
     pool: PoolModel
-    main: MainFigures
+    main: MainFigures[Fraction] | MainFigures[float]
 
 
 @dataclass(frozen=True)
@@ -376,12 +382,13 @@ def compute(paytable: Paytable, strategies: Iterable[Strategy] | None = None, *,
     p1, p2, p3 = p1_probabilities(), p2_probabilities(enumeration), p3_probabilities(enumeration)
     figures = []
     simulated = 0.0
-    solving = {"workers": threads, "use_cache": use_cache,
-               "progress": stage_counter(progress, "optimal strategy", FLOP_CLASSES)}
+    solving: dict[str, Any] = {"workers": threads, "use_cache": use_cache,
+                               "progress": stage_counter(progress, "optimal strategy", FLOP_CLASSES)}
     for strategy in (list(strategies) if strategies is not None else list(built_in())):
         strategy = bind(strategy, paytable, **solving)
         combos, classes = played_combos(strategy), played_classes(strategy)
         mine_p1, mine_p2 = p1_probabilities(combos), p2_probabilities(enumeration, classes)
+        main: MainFigures[Fraction] | MainFigures[float]
         if (exact := exact_main(paytable, strategy, **solving)) is not None:
             main = MainFigures.from_optimal_pass(exact)
         elif strategy.postflop_bets:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from .play_figures import exact_json
 from .rtp import Line, MainFigures, RtpReport
@@ -71,7 +71,7 @@ def report_json(report: RtpReport) -> dict[str, Any]:
     return document
 
 
-def _main_json(main: MainFigures) -> dict[str, Any]:
+def _main_json(main: MainFigures[Fraction] | MainFigures[float]) -> dict[str, Any]:
     result: dict[str, Any] = {
         "method": main.method, "staked_per_round_in_antes": number_json(main.staked),
         "returned_per_round_in_antes": number_json(main.returned), "rtp": number_json(main.rtp),
@@ -142,7 +142,8 @@ def report_text(report: RtpReport) -> str:
         if main.optimal_pass is not None:
             out += main.optimal_pass.summary_lines(indent="  ")
         elif main.method == "exact":
-            out.append(f"  Main game [exact enumeration]: RTP {float(main.rtp):.6f} ({_frac(main.rtp)}), "
+            rtp_exact = cast(Fraction, main.rtp)  # method "exact": the figures are Fractions
+            out.append(f"  Main game [exact enumeration]: RTP {float(rtp_exact):.6f} ({_frac(rtp_exact)}), "
                        f"net per Ante {float(main.net_per_ante):+.6f}, {float(main.staked):.4f} Antes staked per round")
         else:
             rtp, net = main.estimates["rtp"], main.estimates["net_per_ante"]

@@ -12,6 +12,7 @@ Ranks as in :mod:`casino_holdem.core.cards` (0 is the deuce, 12 the ace).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
@@ -46,7 +47,7 @@ def _ranks(cards: IntArray) -> npt.NDArray[np.int64]:
 
 def _paired_board(board: IntArray) -> BoolArray:
     ranks = np.sort(_ranks(board), axis=1)
-    return (np.diff(ranks, axis=1) == 0).any(axis=1)
+    return cast(BoolArray, (np.diff(ranks, axis=1) == 0).any(axis=1))
 
 
 def _pair_or_better(hole: IntArray, board: IntArray) -> BoolArray:
@@ -58,7 +59,7 @@ def _pair_or_better(hole: IntArray, board: IntArray) -> BoolArray:
 
 def _pocket_pair_below_board(hole: IntArray, board: IntArray) -> BoolArray:
     ranks = _ranks(hole)
-    return (ranks[:, 0] == ranks[:, 1]) & (ranks[:, 0] < _ranks(board).min(axis=1))
+    return cast(BoolArray, (ranks[:, 0] == ranks[:, 1]) & (ranks[:, 0] < _ranks(board).min(axis=1)))
 
 
 def _four_to_a_flush(hole: IntArray, board: IntArray) -> BoolArray:
@@ -80,7 +81,7 @@ class Simple:
         ranks = _ranks(hole)
         high, low = ranks.max(axis=1), ranks.min(axis=1)
         offsuit = (np.asarray(hole)[:, 0] & 3) != (np.asarray(hole)[:, 1] & 3)
-        return ~(offsuit & (low == 0) & (high >= 1) & (high <= 5))
+        return cast(BoolArray, ~(offsuit & (low == 0) & (high >= 1) & (high <= 5)))
 
     def flop(self, hole: IntArray, flop: IntArray) -> BoolArray:
         ranks, top = _ranks(hole), _ranks(flop).max(axis=1)
@@ -91,13 +92,13 @@ class Simple:
         open_ended = (runs(with_low_ace(rank_mask(cards)), 4) & np.uint16(0b11_1111_1110)) != 0
         underpair = _pocket_pair_below_board(hole, flop) & ~paired_flop
         strong_ace = (high == ACE) & ((low >= TEN) | (low > top) | paired_flop)
-        return ((_pair_or_better(hole, flop) & ~underpair)
-                | (_four_to_a_flush(hole, flop) & (high >= NINE))
-                | (open_ended & (high >= JACK))
-                | strong_ace)
+        return cast(BoolArray, (_pair_or_better(hole, flop) & ~underpair)
+                    | (_four_to_a_flush(hole, flop) & (high >= NINE))
+                    | (open_ended & (high >= JACK))
+                    | strong_ace)
 
     def turn(self, hole: IntArray, board: IntArray, turn_bet: BoolArray) -> BoolArray:
         made = _pair_or_better(hole, board)
-        ace_high = (_ranks(hole).max(axis=1) == ACE) & ~made
+        ace_high: BoolArray = (_ranks(hole).max(axis=1) == ACE) & ~made
         return ((made & ~_pocket_pair_below_board(hole, board))
                 | (ace_high & (_paired_board(board) | _four_to_a_flush(hole, board))))

@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
@@ -45,6 +46,7 @@ from .batch_rules import (
     CARDS_PER_ROUND,
     PLAYER_COLUMNS,
     Hits,
+    Int64Array,
     PoolWalk,
     Units,
     pool_before,
@@ -124,7 +126,7 @@ def _repeats(cards: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
     seen = np.zeros(len(cards), np.uint64)
     for column in cards.T:
         seen |= np.left_shift(np.uint64(1), column.astype(np.uint64))
-    return np.bitwise_count(seen) < cards.shape[1]
+    return cast(npt.NDArray[np.bool_], np.bitwise_count(seen) < cards.shape[1])
 
 
 # --- one chunk: decisions, main game, Bonus, progressive qualification -----------------------
@@ -163,8 +165,8 @@ def play_chunk(cards: npt.NDArray[np.uint8], setup: TableSetup, units: Units, fi
     played, turn_bet, river_bet = decide(setup.strategy, cards[:, PLAYER_COLUMNS], cards[:, BOARD_COLUMNS])
     rounds = settle_rounds(cards, played, turn_bet, river_bet, units, first)
     stakes, returns = rounds.stakes, rounds.returns
-    stakes["main"] = sum(stakes[bet] for bet in MAIN_BETS)
-    returns["main"] = sum(returns[bet] for bet in MAIN_BETS)
+    stakes["main"] = cast(Int64Array, sum(stakes[bet] for bet in MAIN_BETS))
+    returns["main"] = cast(Int64Array, sum(returns[bet] for bet in MAIN_BETS))
     sums = {group: _moments(stakes[group], returns[group]) for group in (*MAIN_BETS, "main", "bonus")}
     # the total without progressive prizes; add_progressive adds the prizes to these sums
     sums["total"] = _moments(stakes["main"] + stakes["bonus"] + units.progressive, returns["main"] + returns["bonus"])

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 import numpy as np
 
@@ -56,9 +56,14 @@ class UnknownStrategy(KeyError):
 class Strategy(Protocol):
     """The plug-in interface; see the module documentation for the contract."""
 
-    name: str
-    summary: str
-    postflop_bets: bool
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def summary(self) -> str: ...
+
+    @property
+    def postflop_bets(self) -> bool: ...
 
     def preflop(self, hole: IntArray) -> BoolArray:
         """(N, 2) hole cards → True: Flop bet, False: fold (R2.3)."""
@@ -125,13 +130,13 @@ class Basic:
         r0, r1 = hole[:, 0] >> 2, hole[:, 1] >> 2
         high, low = np.maximum(r0, r1), np.minimum(r0, r1)
         offsuit = (hole[:, 0] & 3) != (hole[:, 1] & 3)
-        return ~(offsuit & (low == 0) & (high >= 1) & (high <= 5))
+        return cast(BoolArray, ~(offsuit & (low == 0) & (high >= 1) & (high <= 5)))
 
     def flop(self, hole: IntArray, flop: IntArray) -> BoolArray:
         cards = np.concatenate([hole, flop], axis=1)
         four_in_sequence = runs(with_low_ace(rank_mask(cards)), 4)
         # bits 1..9: the run starts at a deuce .. a ten, so a rank is free below and above it
-        open_ended = (four_in_sequence & np.uint16(0b11_1111_1110)) != 0
+        open_ended: BoolArray = (four_in_sequence & np.uint16(0b11_1111_1110)) != 0
         return hole_card_paired(hole, flop) | has_straight(cards) | suited_at_least(cards, 4) | open_ended
 
     def turn(self, hole: IntArray, board: IntArray, turn_bet: BoolArray) -> BoolArray:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from math import comb
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
@@ -50,7 +51,7 @@ def hole_classes(hole: IntArray) -> npt.NDArray[np.int16]:
     r0, r1 = hole[..., 0] >> 2, hole[..., 1] >> 2
     high, low = np.maximum(r0, r1).astype(np.int16), np.minimum(r0, r1).astype(np.int16)
     suited = (hole[..., 0] & 3) == (hole[..., 1] & 3)
-    return np.where(suited, high * 13 + low, low * 13 + high).astype(np.int16)
+    return cast(npt.NDArray[np.int16], np.where(suited, high * 13 + low, low * 13 + high).astype(np.int16))
 
 
 def class_label(index: int) -> str:
@@ -86,7 +87,7 @@ def runs(mask14: npt.NDArray[np.uint16], length: int) -> npt.NDArray[np.uint16]:
 
 def has_straight(cards: IntArray) -> BoolArray:
     """R7: five ranks in sequence among the row's cards, the ace high or low, no wrap-around."""
-    return runs(with_low_ace(rank_mask(cards)), 5) != 0
+    return cast(BoolArray, runs(with_low_ace(rank_mask(cards)), 5) != 0)
 
 
 def suited_at_least(cards: IntArray, count: int) -> BoolArray:
@@ -97,13 +98,13 @@ def suited_at_least(cards: IntArray, count: int) -> BoolArray:
     counters = np.zeros(len(cards), np.uint16)
     for column in cards.T:
         counters += np.left_shift(np.uint16(1), ((column & 3) << 2).astype(np.uint16))
-    return ((counters + np.uint16((8 - count) * 0x1111)) & np.uint16(0x8888)) != 0
+    return cast(BoolArray, ((counters + np.uint16((8 - count) * 0x1111)) & np.uint16(0x8888)) != 0)
 
 
 def hole_card_paired(hole: IntArray, board: IntArray) -> BoolArray:
     """A pair (or better) that uses a hole card: a pocket pair, or a hole card's rank on the board."""
     first, second = hole[:, 0] >> 2, hole[:, 1] >> 2
-    paired = first == second
+    paired: BoolArray = first == second
     for column in board.T:
         rank = column >> 2
         paired |= (rank == first) | (rank == second)

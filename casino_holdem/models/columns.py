@@ -72,7 +72,7 @@ class UTCDateTime(TypeDecorator[dt.datetime]):
         value = value.astimezone(dt.UTC)
         return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
 
-    def process_result_value(self, value: Any, dialect: Dialect) -> dt.datetime | None:
+    def process_result_value(self, value: dt.datetime | None, dialect: Dialect) -> dt.datetime | None:
         if value is None:
             return None
         return value.replace(tzinfo=dt.UTC) if value.tzinfo is None else value.astimezone(dt.UTC)

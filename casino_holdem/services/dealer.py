@@ -327,7 +327,12 @@ def run(app: Flask, *, stop: threading.Event, bots: Bots | None = None, tick_sec
     lookup_tables()  # the evaluator's tables are built now, not in the first showdown's step (its lag)
     waker, schedule = Waker(), Schedule()
     unsubscribe = bus_of(app).subscribe(waker)
-    stopping = threading.Thread(target=lambda: (stop.wait(), waker.event.set()), daemon=True)
+
+    def wake_when_stopped() -> None:
+        stop.wait()
+        waker.event.set()
+
+    stopping = threading.Thread(target=wake_when_stopped, daemon=True)
     stopping.start()
     try:
         with app.app_context():

@@ -92,8 +92,8 @@ def _keys(kind: str, username: str, address: str) -> tuple[str, str]:
 def _bump(key: str, moment: dt.datetime) -> tuple[int, dt.datetime]:
     """Count one attempt on ``key`` atomically; a window older than :data:`WINDOW` starts over."""
     stale = LoginCounter.window_start <= moment - WINDOW
-    statement = upsert(LoginCounter).values(key=key, window_start=moment, count=1)
-    statement = statement.on_conflict_do_update(index_elements=[LoginCounter.key], set_={
+    insert = upsert(LoginCounter).values(key=key, window_start=moment, count=1)
+    statement = insert.on_conflict_do_update(index_elements=[LoginCounter.key], set_={
         "count": case((stale, 1), else_=LoginCounter.count + 1),
         "window_start": case((stale, literal(moment, UTCDateTime())), else_=LoginCounter.window_start),
     }).returning(LoginCounter.count, LoginCounter.window_start)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
-from .. import paytable_files
+from .. import paytable_files, settings
 from ..core.errors import InvalidPaytable
 from ..core.paytable import Paytable, parse_paytable
 from ..extensions import db
@@ -117,7 +117,7 @@ def keep(paytable: Paytable, actor: str) -> PaytableVersion:
     standard versions a table is created on are approved by the library they come from."""
     row = _by_sha(paytable.sha256)
     if row is None:
-        content = paytable_files.paytable_path(paytable.ref, paytable_files.paytable_dir()).read_bytes()
+        content = paytable_files.paytable_path(paytable.ref, settings.paytable_dir()).read_bytes()
         row = PaytableVersion(sha256=paytable.sha256, paytable_id=paytable.id, version=paytable.version,
                               title=paytable.title, effective_from=paytable.effective_from, content=content,
                               status=PaytableStatus.APPROVED.value, submitted_by=actor, submitted_at=clock(None),

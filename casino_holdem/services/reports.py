@@ -147,8 +147,8 @@ def report(start: dt.datetime, end: dt.datetime, table_id: int | None = None, *,
                 line[1] += Decimal(outcome["returned"])
     lines = [BetLine(name, currency, staked, back) for (name, currency), (staked, back) in sorted(stakes.items())]
     revenue: dict[str, Decimal] = defaultdict(lambda: ZERO)
-    for line in lines:
-        revenue[line.currency] += line.revenue
+    for bet_line in lines:
+        revenue[bet_line.currency] += bet_line.revenue
     movements = dict(db.session.execute(
         select(PoolMovement.kind, func.sum(PoolMovement.amount)).where(PoolMovement.round_id.in_(ids))
         .group_by(PoolMovement.kind)).all()) if ids else {}

@@ -18,9 +18,9 @@ import secrets
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Row, delete, select, update
+from sqlalchemy import CursorResult, Row, delete, select, update
 
 from .. import settings
 from ..extensions import db
@@ -90,7 +90,7 @@ def resolve_many(tokens: Iterable[str], *, now: dt.datetime | None = None) -> di
     return {digests[row_id]: principal for row_id, principal in live.items()}
 
 
-def keep_alive(rows: Iterable[Row[Any]], moment: dt.datetime) -> dict[str, Principal]:
+def keep_alive(rows: Iterable[Row[*tuple[Any, ...]]], moment: dt.datetime) -> dict[str, Principal]:
     """The live sessions among ``rows`` (read with :data:`LIVENESS` first), by stored id; those
     last seen :data:`TOUCH_EVERY` ago or more are kept alive by one statement per kind. Plain
     rows, not loaded objects: every request of every player asks this (issue 10)."""
@@ -120,4 +120,4 @@ def revoke_all(kind: str, principal_id: int, *, now: dt.datetime | None = None) 
     result = db.session.execute(update(AuthSession).where(
         AuthSession.kind == kind, AuthSession.principal_id == principal_id, AuthSession.revoked_at.is_(None))
         .values(revoked_at=clock(now)))
-    return int(result.rowcount)
+    return int(cast(CursorResult[Any], result).rowcount)  # Session.execute types a Result; an UPDATE's has a cursor

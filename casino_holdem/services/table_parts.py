@@ -19,7 +19,7 @@ import datetime as dt
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import func, select
 
@@ -142,7 +142,8 @@ def _last_wins(pool_id: int, limit: int = LAST_WINS) -> list[JackpotWin]:
                   GameTable.name, GameRound.finished_at)
         .order_by(GameRound.finished_at.desc(), AwardRecord.round_id.desc(), AwardRecord.prize_table)
         .limit(limit))
-    return [JackpotWin(round_id, prize, hand, street, Decimal(total), share_of, table, at)
+    # awards are saved with their round's finished_at (round_rows.save_result): never None here
+    return [JackpotWin(round_id, prize, hand, street, Decimal(total), share_of, table, cast(dt.datetime, at))
             for round_id, prize, hand, street, total, share_of, table, at in rows]
 
 

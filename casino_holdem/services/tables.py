@@ -132,10 +132,10 @@ def edit_table(table_id: int, by: OperatorView, reason: str, *, now: dt.datetime
         raise Unprocessable(f"{unknown[0]}: not an editable table setting", unknown[0])
     merged = {key: getattr(table, key) for key in EDITABLE} | settings
     if "pool_id" in settings:
-        queries.get(JackpotPool, int(merged["pool_id"]))  # type: ignore[arg-type]
+        queries.get(JackpotPool, int(merged["pool_id"]))
     check_dealing(merged.pop("dealing"))
     merged.pop("pool_id")
-    check_settings(**merged)  # type: ignore[arg-type]
+    check_settings(**merged)
     changed = {key: value for key, value in settings.items() if getattr(table, key) != value}
     if changed:
         table_changes.request_change(table, changed, by, reason, now=now)

@@ -30,7 +30,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 from collections.abc import Callable
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar, TypeVarTuple
 
 from sqlalchemy import Select
 from sqlalchemy.exc import DBAPIError
@@ -40,6 +40,7 @@ from ..models import utcnow
 
 P = ParamSpec("P")
 T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 IN_SERVICE = "casino_in_service"
 ATTEMPTS = 5
 #: PostgreSQL SQLSTATEs of races a retry resolves: serialization failure, deadlock, unique violation
@@ -105,8 +106,8 @@ def _service(function: Callable[P, T], *, writes: bool) -> Callable[P, T]:
     return wrapper
 
 
-def locked(statement: Select[Any], *, skip_locked: bool = False, shared: bool = False,
-           of: Any = None) -> Select[Any]:
+def locked(statement: Select[*Ts], *, skip_locked: bool = False, shared: bool = False,
+           of: Any = None) -> Select[*Ts]:
     """``SELECT … FOR NO KEY UPDATE`` (PostgreSQL; SQLite already holds the database write lock),
     with freshly read values even for rows the session has already loaded. ``shared`` takes ``FOR
     SHARE`` instead: the row cannot change until commit, yet other sharers go on (issue 10: the

@@ -12,7 +12,7 @@ import datetime as dt
 from collections import Counter
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import func, select
 
@@ -93,7 +93,8 @@ def _replayed(round_row: GameRound, paytable: Paytable) -> Settlement:
         core.advance(late)
     decide_street()
     if round_row.void_reason:
-        return core.void(VoidReason(round_row.void_reason), round_row.pool_before or ZERO, Stage(round_row.void_stage))
+        stage = cast(str, round_row.void_stage)  # recorded with the reason (voids.void_round)
+        return core.void(VoidReason(round_row.void_reason), round_row.pool_before or ZERO, Stage(stage))
     if core.phase is not Phase.SHOWDOWN:
         raise Conflict(f"round: {round_row.id} did not reach the showdown on replay", "round")
     return core.settle(round_row.pool_before or ZERO)
@@ -124,10 +125,11 @@ def replay(round_id: int) -> ReplayReport:
     recorded_postings = db.session.scalars(
         select(Posting).join(LedgerTransaction).where(LedgerTransaction.round_id == round_id,
                                                       LedgerTransaction.kind == kind)).all()
+    # a posting's account_id is a foreign key: Session.get always finds the account
     differences += _compare("posting", Counter((e.account.code, e.memo, e.player_id, e.amount)
                                                for e in end.entries if e.amount != 0),
-                            Counter((db.session.get(LedgerAccount, p.account_id).code, p.memo, p.player_id,
-                                     p.amount) for p in recorded_postings))
+                            Counter((cast(LedgerAccount, db.session.get(LedgerAccount, p.account_id)).code,
+                                     p.memo, p.player_id, p.amount) for p in recorded_postings))
     top_up = [] if result.pool.top_up == 0 else [(MovementKind.SEED_TOP_UP.value, None, result.pool.top_up)]
     recorded_moves = db.session.scalars(select(PoolMovement).where(
         PoolMovement.round_id == round_id, PoolMovement.kind != MovementKind.CONTRIBUTION.value)).all()

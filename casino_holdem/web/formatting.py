@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 from functools import lru_cache
+from typing import cast
 
 from babel.numbers import format_decimal
 from flask import Flask
@@ -49,7 +50,8 @@ def when(moment: str | dt.datetime | None) -> str:
     """An ISO 8601 time (UTC) as the locale writes a date and time (``Dec 3, 2026, 9:05:00 AM``)."""
     if moment is None:
         return "—"
-    return format_datetime(dt.datetime.fromisoformat(moment) if isinstance(moment, str) else moment, "medium")
+    return cast(str, format_datetime(dt.datetime.fromisoformat(moment) if isinstance(moment, str) else moment,
+                                     "medium"))  # Flask-Babel is unannotated
 
 
 def label(slug: str | None) -> str:

@@ -15,8 +15,9 @@ import functools
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
-from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, jsonify, redirect, render_template, request, url_for
 from werkzeug.exceptions import Forbidden, Unauthorized
+from werkzeug.wrappers import Response
 
 from ..services import operators
 from ..services.errors import BadRequest

@@ -97,7 +97,8 @@ def table_changes(table_id: int) -> tuple[Response, int]:
 @operator_required(MANAGER)
 def table_edit(table_id: int) -> tuple[Response, int]:
     data = body()
-    return _json(tables.edit_table(table_id, me(), text(data, "reason"), **table_settings(data)))
+    # now named (its default), so the type checker does not take a setting for it
+    return _json(tables.edit_table(table_id, me(), text(data, "reason"), now=None, **table_settings(data)))
 
 
 @bp.post("/tables/<int:table_id>/paytable")

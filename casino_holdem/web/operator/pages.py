@@ -138,7 +138,8 @@ def table_resume(table_id: int) -> Page:
 @operator_required(MANAGER)
 def table_settings_change(table_id: int) -> Page:
     form = request.form
-    return _tables(*_attempt(lambda: tables.edit_table(table_id, me(), form.get("reason", ""),
+    # now named (its default), so the type checker does not take a setting for it
+    return _tables(*_attempt(lambda: tables.edit_table(table_id, me(), form.get("reason", ""), now=None,
                                                        **table_settings(form)),
                              "Saved: the new settings take effect from the table's next round."))
 
