@@ -1,4 +1,4 @@
-"""ARCHITECTURE.md: the layering is checked, not hoped for (import-linter contracts in pyproject)."""
+"""The README's Architecture: the layering is checked, not hoped for (import-linter contracts in pyproject)."""
 
 from __future__ import annotations
 

@@ -50,6 +50,16 @@ def test_scenario_check_reports_a_failure_with_its_path(tmp_path: Path) -> None:
     assert done.stdout.splitlines()[1].startswith("PASS ")
 
 
+def test_scenario_check_names_a_file_without_expected_once(tmp_path: Path) -> None:
+    data = json.loads((SCENARIOS / "r3_tie_every_bet_pushes.json").read_text())
+    del data["expected"]
+    bare = tmp_path / "bare.json"
+    bare.write_text(json.dumps(data))
+    done = run("scenario", "check", str(bare))
+    assert done.returncode == 2
+    assert done.stderr.strip() == f"{bare}: expected: missing (an object in the output format)"
+
+
 def test_paytable_override_changes_the_ante_qualifier() -> None:
     scenario = str(SCENARIOS / "r3_player_wins_with_straight_ante_wins.json")
     done = run("scenario", "settle", scenario, "--paytable", "tests/paytables/house-flush-v1.toml")

@@ -79,7 +79,7 @@ def scenario_check(files: tuple[str, ...], paytable_path: str | None) -> None:
         try:
             data, output = _settle_file(file, paytable_path)
             if not isinstance(data, dict) or not isinstance(data.get("expected"), dict):
-                raise ScenarioError(file, "expected: missing (an object in the output format)")
+                raise ScenarioError("expected", "missing (an object in the output format)")
         except ScenarioError as error:
             bad.append(f"{file}: {error}")
             continue

@@ -127,7 +127,7 @@ class Paytable:
             raise KeyError(f"unknown currency {code!r} (this paytable has {known})") from None
 
     def describe(self) -> dict[str, Any]:
-        """The identity every settled round records (PAYTABLES.md)."""
+        """The identity every settled round records (docs/paytables.md "Names, identity and versions")."""
         return {"id": self.id, "version": str(self.version), "sha256": self.sha256}
 
 

@@ -53,7 +53,7 @@ from .settlement import (
 __all__ = [
     "ALL_BETS", "BOARD_SIZE", "BONUS_LABELS", "MAIN_BETS", "STREETS", "Award", "BetResult", "BettorResult",
     "DealtCards", "Outcome", "PoolResult", "Result", "Settlement", "Stage", "Stake", "Void", "VoidReason",
-    "bonus_line", "main_result", "settle", "settle_bonus", "settle_main_bets", "settle_void",
+    "bonus_line", "main_result", "settle", "settle_bonus", "settle_main_bets", "settle_void", "void_out_of_place",
 ]
 
 #: R4 pay lines, strongest first, with the label players and testers read.
@@ -163,6 +163,20 @@ def settle(paytable: Paytable, cards: DealtCards, stakes: Sequence[Stake], pool_
         by_table[award.table] = by_table.get(award.table, ZERO) + award.base_amount
     pool = PoolResult(pool_before, contributions, paid, after, seed_top_up(after, paid > 0, paytable))
     return Settlement(paytable, cards, player, dealer, result, pool, tuple(bettors), None, by_table)
+
+
+def void_out_of_place(reason: VoidReason, stage: Stage, cards_dealt: int) -> str | None:
+    """R9 [reading]: why ``reason`` cannot void a round at ``stage`` with ``cards_dealt`` of its
+    cards out, or None when it can. "Card exposed during betting" only while no card of the round
+    is dealt (an exposure after the first card is not this incident, and a live round whose
+    betting has closed but whose first card is not out is still "during betting"); "dropped card
+    seen" only once dealing has begun (during the shuffle or betting a dropped card is used again).
+    The back office and the scenario contract ask the same question here."""
+    if reason is VoidReason.CARD_EXPOSED_DURING_BETTING and cards_dealt:
+        return f"{reason.value} only before the first card is dealt; {cards_dealt} card(s) of the round are out (R9)"
+    if reason is VoidReason.DROPPED_CARD_SEEN and stage is Stage.BETTING:
+        return f"{reason.value} only once dealing has begun (R9)"
+    return None
 
 
 def settle_void(paytable: Paytable, cards: DealtCards, stakes: Sequence[Stake], pool_before: Decimal,

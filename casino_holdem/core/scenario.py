@@ -37,7 +37,7 @@ from .phases import (
     dealt_before,
 )
 from .round import Limits, Round, Timers
-from .rules import ALL_BETS, DealtCards, Settlement, Stage, VoidReason
+from .rules import ALL_BETS, DealtCards, Settlement, Stage, VoidReason, void_out_of_place
 
 #: a fixed clock: scenario rounds are timeless, decisions are given
 EPOCH = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
@@ -60,6 +60,9 @@ def _count(steps: Sequence[DealStep], receiver: Receiver) -> int:
 BOARD_AT_STAGE = {rules.stage: (_count(dealt_before(rules.phase), Receiver.BOARD),
                                 _count((*dealt_before(rules.phase), *rules.deals_on_entry), Receiver.BOARD))
                   for rules in PLAY_ORDER}
+#: R9: the fewest cards of the round out during each stage (a scenario with a whole deck gives no
+#: partial deal to count)
+DEALT_AT_LEAST = {rules.stage: len(dealt_before(rules.phase)) for rules in PLAY_ORDER}
 _HOLE_STEPS = PHASES[Phase.PRE_FLOP].deals_on_entry
 #: R1: the (Player, Dealer) hole cards after each step of the hole-card deal: P, D, P, D
 HOLE_DEAL_ORDER = tuple((_count(_HOLE_STEPS[:k], Receiver.PLAYER), _count(_HOLE_STEPS[:k], Receiver.DEALER))
@@ -266,6 +269,11 @@ def play(data: object, paytable: Paytable | PaytableResolver) -> Settlement:
     void = _void(data.get("void"))
     stage = void[1] if void else None
     deck, partial = _dealt_cards(data, stage)
+    if void is not None:
+        dealt = len(partial.player) + len(partial.dealer) + len(partial.board) if partial else DEALT_AT_LEAST[void[1]]
+        refused = void_out_of_place(*void, dealt)
+        if refused:
+            raise ScenarioError("void.reason", refused, rule="R9")
     bettors = _bettors(data.get("bettors"))
     round_ = Round.open(resolved, deck, _limits(data.get("limits")), Timers(), EPOCH - Timers().betting)
     for i, bettor in enumerate(bettors):
@@ -291,7 +299,7 @@ def play(data: object, paytable: Paytable | PaytableResolver) -> Settlement:
     return round_.settle(pool)
 
 
-# --- output (SCENARIOS.md "Output") -----------------------------------------------------------
+# --- output (docs/scenarios.md "Output") ------------------------------------------------------
 
 def _hand(hand: HandValue | None) -> dict[str, Any] | None:
     if hand is None:
@@ -300,7 +308,7 @@ def _hand(hand: HandValue | None) -> dict[str, Any] | None:
 
 
 def settlement_json(settlement: Settlement) -> dict[str, Any]:
-    """The settlement as the public JSON of SCENARIOS.md: amounts as exact decimal strings."""
+    """The settlement as the public JSON of docs/scenarios.md "Output": amounts as exact decimal strings."""
     bettors = []
     for bettor in settlement.bettors:
         bets: dict[str, Any] = {}
@@ -334,7 +342,7 @@ def settlement_json(settlement: Settlement) -> dict[str, Any]:
     return output
 
 
-# --- check (SCENARIOS.md "scenario check") ----------------------------------------------------
+# --- check (docs/scenarios.md "Check") --------------------------------------------------------
 
 def _same(expected: object, got: object) -> bool:
     if isinstance(expected, str) and isinstance(got, str):
@@ -347,20 +355,22 @@ def _same(expected: object, got: object) -> bool:
 
 def compare(expected: object, got: object, path: str = "") -> list[str]:
     """Differences between an ``expected`` subset and the output: ``path expected X got Y``.
-    Lists of objects with an ``id`` are matched by id; decimal strings compare by value."""
+    Lists of objects with an ``id`` are matched by id (an empty list expects an empty one);
+    decimal strings compare by value; ``null`` expects the key to be null or absent (the output
+    has a ``void`` only for a void round)."""
     if isinstance(expected, Mapping):
         if not isinstance(got, Mapping):
             return [f"{path or '.'} expected an object got {_show(got)}"]
         problems = []
         for key, value in expected.items():
             where = f"{path}.{key}" if path else str(key)
-            if key not in got:
-                problems.append(f"{where} expected {_show(value)} got nothing")
-            else:
+            if key in got:
                 problems.extend(compare(value, got[key], where))
+            elif value is not None:
+                problems.append(f"{where} expected {_show(value)} got nothing")
         return problems
     if isinstance(expected, list) and isinstance(got, list):
-        if all(isinstance(item, Mapping) and "id" in item for item in expected):
+        if expected and all(isinstance(item, Mapping) and "id" in item for item in expected):
             by_id = {item.get("id"): item for item in got if isinstance(item, Mapping)}
             problems = []
             for item in expected:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.money import ZERO
 from ..core.round import FINISHED
-from ..core.rules import Stage, VoidReason
+from ..core.rules import Stage, VoidReason, void_out_of_place
 from ..models import JackpotPool, MovementKind
 from . import audit, queries, round_postings
 from .errors import Unprocessable, core_refusals, one_of
@@ -24,18 +24,6 @@ from .viewing import house_round
 
 if TYPE_CHECKING:
     from .operators import OperatorView
-
-
-def refuse_outside_stage(why: VoidReason, cards_dealt: int, at: Stage) -> None:
-    """R9 [reading]: "card exposed during betting" only while no card of the round is dealt (an
-    exposure reported after the first card is not this incident; a live round whose betting has
-    closed but whose first card is not out yet is still "during betting"); "dropped card seen" only
-    once dealing has begun (during the shuffle or betting a dropped card is used again)."""
-    if why is VoidReason.CARD_EXPOSED_DURING_BETTING and cards_dealt:
-        raise Unprocessable(f"reason: {why.value} only before the first card is dealt; {cards_dealt} "
-                            f"card(s) of the round are out (R9)", "reason")
-    if why is VoidReason.DROPPED_CARD_SEEN and at is Stage.BETTING:
-        raise Unprocessable(f"reason: {why.value} only once dealing has begun (R9)", "reason")
 
 
 @transactional
@@ -54,7 +42,9 @@ def void_round(round_id: int, reason: str, stage: str | None = None, *, by: Oper
     at = one_of(Stage, stage, "stage") if stage else core.stage
     if round_row.phase not in FINISHED and stages.index(at) > stages.index(core.stage):
         raise Unprocessable(f"stage: {at.value} has not been reached (the round is at {core.stage.value})", "stage")
-    refuse_outside_stage(why, core.dealt_count, at)
+    refused = void_out_of_place(why, at, core.dealt_count)  # R9 [reading]: as a scenario's void is judged
+    if refused:
+        raise Unprocessable(f"reason: {refused}", "reason")
     round_postings.lock_players_side(round_row)
     pool = queries.lock(JackpotPool, table.pool_id)
     owed = sum((bet.contribution for bet in round_row.bets), ZERO)

@@ -1,6 +1,6 @@
 """The compliance lab's check, done here first: random and rare-hand rounds settled by the
 scenario contract and, field by field, by a second, independent calculation written straight
-from RULES.md R3-R6 (Fractions, the brute-force reference evaluator, no code of core.rules)."""
+from docs/rules.md R3-R6 (Fractions, the brute-force reference evaluator, no code of core.rules)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""PAYTABLES.md: parsing a paytable's bytes, validation (every problem names its key), identity by SHA-256."""
+"""docs/paytables.md: parsing a paytable's bytes, validation (every problem names its key), identity by SHA-256."""
 
 from __future__ import annotations
 

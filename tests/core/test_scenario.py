@@ -1,4 +1,4 @@
-"""SCENARIOS.md: the golden rounds of tests/scenarios/ and every bad input the contract names."""
+"""docs/scenarios.md: the golden rounds of tests/scenarios/ and every bad input the contract names."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def test_golden_scenario(path: Path) -> None:
     data = json.loads(path.read_text())
     output = settle_data(data)
     assert compare(data["expected"], output) == []
-    pool = output["pool"]  # SCENARIOS.md: after = before + contributions − paid, exactly
+    pool = output["pool"]  # docs/scenarios.md "Output": after = before + contributions − paid, exactly
     assert Decimal(pool["after"]) == Decimal(pool["before"]) + Decimal(pool["contributions"]) - Decimal(pool["paid"])
     for bettor in output["bettors"]:
         bets = bettor["bets"].values()
@@ -127,6 +127,8 @@ BAD_INPUTS = [
     ("pool", "1e400", r"^pool: '1e400' is too large"),
     ("bettors.0.ante", "1e400", r"^bettors\[0\]\.ante: '1e400' is too large"),
     ("void", {"reason": "operator", "stage": "flop"}, r"^cards\.board: 5 cards; at stage flop the board has 0 to 3"),
+    ("void", {"reason": "card_exposed_during_betting", "stage": "river"},
+     r"^void\.reason: card_exposed_during_betting only before the first card is dealt; 9 card\(s\) .* out"),
     ("limits", {"ante": ["1", "5"]}, r"^bettors\[0\]\.ante: R2\.1: ante 10: above the table maximum 5 USD"),
     ("limits", {"bonus": ["10", "100"]}, r"^bettors\[0\]\.bonus: R2\.1: bonus 5: below the table minimum 10 USD"),
     ("limits", {"ante": ["5", "1"]}, r"^limits\.ante: min 5 is above max 1"),
@@ -155,12 +157,53 @@ def test_decisions_after_the_void_stage_are_refused() -> None:
         play(data, paytable_files.resolve())
 
 
+@pytest.mark.parametrize("reason, stage, cards, refused", [
+    ("card_exposed_during_betting", "betting", {}, None),
+    ("card_exposed_during_betting", "hole_cards", {}, None),  # betting closed, no card out yet
+    ("card_exposed_during_betting", "hole_cards", {"player": ["As"]}, "only before the first card is dealt"),
+    ("dropped_card_seen", "betting", {}, "only once dealing has begun"),
+    ("dropped_card_seen", "hole_cards", {"player": ["As"]}, None),
+    ("misdeal", "betting", {}, None),
+    ("shuffler_jam", "betting", {}, None),
+    ("operator", "betting", {}, None),
+])
+def test_r9_void_reason_must_fit_its_stage(reason: str, stage: str, cards: dict[str, list[str]],
+                                           refused: str | None) -> None:
+    """R9 [reading]: a card exposed during betting is that incident only before the first card;
+    a dropped card seen voids only once dealing has begun (the back office refuses the same)."""
+    data = mutate("void", {"reason": reason, "stage": stage})
+    data["cards"] = {"player": [], "dealer": [], "board": [], **cards}
+    data["bettors"][0]["decisions"] = {}
+    if refused is None:
+        assert play(data, paytable_files.resolve()).void is not None
+    else:
+        with pytest.raises(ScenarioError, match=rf"^void\.reason: {reason} {refused}"):
+            play(data, paytable_files.resolve())
+
+
+def test_r9_a_deck_scenario_counts_the_cards_its_stage_has_dealt() -> None:
+    data = mutate("void", {"reason": "card_exposed_during_betting", "stage": "flop"})
+    del data["cards"]
+    data["deck"] = [f"{r}{s}" for r in "23456789TJQKA" for s in "cdhs"]
+    data["bettors"][0]["decisions"] = {"preflop": "flop"}
+    with pytest.raises(ScenarioError, match=r"^void\.reason: .* 4 card\(s\) of the round are out"):
+        play(data, paytable_files.resolve())
+
+
 def test_compare_matches_lists_by_id_and_decimals_by_value() -> None:
     got = {"pool": {"after": "1.90"}, "bettors": [{"id": "a", "net": "5"}, {"id": "b", "net": "-1"}]}
     assert compare({"pool": {"after": "1.9"}, "bettors": [{"id": "b", "net": "-1.00"}]}, got) == []
     assert compare({"bettors": [{"id": "a", "net": "6"}]}, got) == ['bettors[a].net expected "6" got "5"']
     assert compare({"bettors": [{"id": "c"}]}, got) == ['bettors[c] expected {"id":"c"} got nothing']
     assert compare({"pool": {"paid": "1"}}, got) == ['pool.paid expected "1" got nothing']
+
+
+def test_compare_an_empty_list_expects_an_empty_one_and_null_expects_nothing() -> None:
+    got = {"awards": [{"id": "a", "amount": "5"}], "none": []}
+    assert compare({"awards": []}, got) == ['awards expected [] got [{"id":"a","amount":"5"}]']
+    assert compare({"none": []}, got) == []
+    assert compare({"void": None}, got) == []  # a settled round's output has no void
+    assert compare({"void": {"reason": "misdeal"}}, got) == ['void expected {"reason":"misdeal"} got nothing']
 
 
 JSON_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-5, 10**6), st.floats(allow_nan=True),
@@ -182,7 +225,7 @@ def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
 @settings(max_examples=300, deadline=None)
 @given(data=st.data())
 def test_any_malformed_scenario_is_settled_or_refused_never_a_crash(data: st.DataObject, standard) -> None:
-    """SCENARIOS.md: bad input is a clear error naming the field, never a traceback."""
+    """docs/scenarios.md "Bad input": bad input is a clear error naming the field, never a traceback."""
     document = json.loads(data.draw(st.sampled_from(GOLDEN)).read_text())
     document.pop("expected")
     document.pop("paytable", None)

@@ -1,5 +1,5 @@
 """The operator's commands: tables, pools, players and voids, each one audited service call;
-a refused request is one line on stderr and exit 2 (ARCHITECTURE.md)."""
+a refused request is one line on stderr and exit 2 (the README's Architecture)."""
 
 from __future__ import annotations
 
