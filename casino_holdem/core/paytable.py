@@ -144,7 +144,9 @@ class _Reader:
         for part in key.split("."):
             node = node.get(part) if isinstance(node, Mapping) else None
         if not isinstance(node, Mapping):
-            self.problems.append(f"[{key}]: missing table")
+            missing = f"[{key}]: missing table"
+            if missing not in self.problems:  # once, however many of its keys are looked up
+                self.problems.append(missing)
             return {}
         return node
 

@@ -90,6 +90,12 @@ def test_every_problem_is_reported_at_once() -> None:
     assert len(caught.value.problems) == 2
 
 
+def test_a_missing_table_is_one_problem_not_one_per_key() -> None:
+    with pytest.raises(InvalidPaytable) as caught:
+        parse_paytable(_mutated("[bonus]", "[bonuses]"), source="x.toml")
+    assert caught.value.problems.count("[bonus]: missing table") == 1
+
+
 def test_not_toml_is_one_clear_problem() -> None:
     with pytest.raises(InvalidPaytable, match="not a valid TOML file"):
         parse_paytable(b"[paytable\nid=", source="broken.toml")
