@@ -138,15 +138,17 @@ class _Reader:
         self.data = data
         self.problems: list[str] = []
         self.seen: set[str] = set()
+        #: the tables found missing, each reported once however many of its keys are looked up
+        self.missing_tables: set[str] = set()
 
     def table(self, key: str) -> Mapping[str, Any]:
         node: Any = self.data
         for part in key.split("."):
             node = node.get(part) if isinstance(node, Mapping) else None
         if not isinstance(node, Mapping):
-            missing = f"[{key}]: missing table"
-            if missing not in self.problems:  # once, however many of its keys are looked up
-                self.problems.append(missing)
+            if key not in self.missing_tables:
+                self.missing_tables.add(key)
+                self.problems.append(f"[{key}]: missing table")
             return {}
         return node
 
@@ -155,9 +157,7 @@ class _Reader:
         table = self.table(section) if section else self.data
         self.seen.add(key)
         if name not in table:
-            if section and f"[{section}]: missing table" not in self.problems:
-                self.problems.append(f"{key}: missing")
-            elif not section:
+            if section not in self.missing_tables:  # a missing table is one problem, not one a key
                 self.problems.append(f"{key}: missing")
             return None
         raw = table[name]
@@ -222,7 +222,7 @@ def _read_currencies(reader: _Reader) -> dict[str, CurrencySpec]:
         elif unit and multiplier and not is_multiple_of(multiplier, unit):
             reader.problems.append(f"{key}.multiplier: {multiplier} is not a whole number of units {unit}")
         currencies[code] = CurrencySpec(code, multiplier, unit)
-    if not currencies and "[currencies]: missing table" not in reader.problems:
+    if not currencies and "currencies" not in reader.missing_tables:
         reader.problems.append("currencies: no currency listed")
     return currencies
 
