@@ -270,8 +270,7 @@ def play(data: object, paytable: Paytable | PaytableResolver) -> Settlement:
     stage = void[1] if void else None
     deck, partial = _dealt_cards(data, stage)
     if void is not None:
-        dealt = len(partial.player) + len(partial.dealer) + len(partial.board) if partial else DEALT_AT_LEAST[void[1]]
-        refused = void_out_of_place(*void, dealt)
+        refused = void_out_of_place(*void, partial.count if partial else DEALT_AT_LEAST[void[1]])
         if refused:
             raise ScenarioError("void.reason", refused, rule="R9")
     bettors = _bettors(data.get("bettors"))

@@ -79,6 +79,11 @@ class DealtCards:
     def complete(self) -> bool:
         return len(self.player) == 2 and len(self.dealer) == 2 and len(self.board) == 5
 
+    @property
+    def count(self) -> int:
+        """How many of the round's cards are out, burn cards aside."""
+        return len(self.player) + len(self.dealer) + len(self.board)
+
 
 @dataclass(frozen=True, slots=True)
 class Stake:
