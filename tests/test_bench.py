@@ -83,6 +83,7 @@ def test_load_smoke_has_no_errors_and_a_sound_ledger(bench_database: str, tmp_pa
     answers = report["server_answers"]
     assert answers["POST /api/rounds/{id}/decisions"]["count"] > 0, output
     assert answers["POST /api/tables/{id}/bets"]["over_a_second"] >= 0 and "after more than a second" in output, output
+    assert 0 <= answers["POST /api/tables/{id}/bets"]["within_100_ms"] <= answers["POST /api/tables/{id}/bets"]["count"]
     assert "2" in report["gc_pauses"], output  # casino_gc_pause_seconds: the processes settled their collectors
     assert report["gc_pauses"]["2"]["cpu_seconds"] >= 0 and "s of CPU" in output, output  # casino_gc_cpu_seconds
     # what the transactions waited for, from PostgreSQL's own view of its sessions
@@ -332,3 +333,58 @@ def test_the_cpu_meter_counts_postgresql_and_the_machine_apart_from_the_server()
     assert figures[procs.DATABASE] == {"seconds": 0.75, "percent_of_core": 7.5}
     assert not [name for name in figures if name.startswith(f"  {procs.DATABASE}")]
     assert meter.machine_percent() == 120.0
+
+
+def _serve_once(answer: list[bytes]) -> Any:
+    """A server that answers one connection with ``answer``'s pieces, a moment apart, then closes it."""
+    import asyncio
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        for piece in answer:
+            writer.write(piece)
+            await writer.drain()
+            await asyncio.sleep(0.01)
+        writer.close()
+
+    return asyncio.start_server(handle, "127.0.0.1", 0)
+
+
+STATE = b"retry: 1000\n\nevent: state\ndata: {\"tables\": []}\n\n"
+
+
+@pytest.mark.parametrize(("answer", "live", "error"), [
+    # a stream: its first event comes in two reads, inside a chunk; later frames are dropped unread
+    ([b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n", b"%x\r\n" % len(STATE) + STATE[:20],
+      STATE[20:] + b"\r\n", b"1d\r\nevent: state\ndata: {}\n\n\r\n" * 3, b"0\r\n\r\n"], 1, None),
+    # a refusal: timed, and counted by its kind
+    ([b'HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\ncontent-length: 62\r\n\r\n',
+      b'{"error": {"code": "streams", "message": "streams: too many"}}'], 0,
+     "429 GET /events/lobby: streams: too many"),
+])
+def test_the_holders_time_a_streams_first_event_and_drop_the_rest(answer: list[bytes], live: int,
+                                                                 error: str | None) -> None:
+    """The streams nobody reads are held as bytes (``bench/loadlib/holders.py``): the first ``state``
+    event is timed once it has come whole, a refusal is counted as an error of its kind, and the
+    stream's counts go back down when the server closes it."""
+    import asyncio
+
+    holders, stats = _bench_module("holders"), _bench_module("stats")
+    rec = stats.Recorder()
+    seen_live: list[int] = []
+
+    async def hold() -> None:
+        server = await _serve_once(answer)
+        port = server.sockets[0].getsockname()[1]
+        request = b"GET /events/lobby HTTP/1.1\r\n\r\n"
+        holding = asyncio.create_task(holders._connection("127.0.0.1", port, request, "GET /events/lobby", rec))
+        while not holding.done():
+            seen_live.append(rec.streams_live)
+            await asyncio.sleep(0.005)
+        await holding
+        server.close()
+
+    asyncio.run(hold())
+    assert max(seen_live) == live and rec.streams_live == rec.streams_open == 0
+    assert len(rec.latencies["GET /events/lobby (first event)"]) == live
+    assert list(rec.errors) == ([error] if error else [])

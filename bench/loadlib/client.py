@@ -35,11 +35,26 @@ def connection_pool(size_hint: int) -> aiohttp.ClientSession:
                                  read_bufsize=max(2 ** 20, size_hint))
 
 
-def _json_or_none(text: str) -> Any:
+def json_or_none(text: str) -> Any:
     try:
         return json.loads(text) if text else None
     except ValueError:
         return None
+
+
+def classify(rec: Recorder, label: str, status: int, payload: Any) -> None:
+    """Count a refused request under ``label``: a rule's refusal of a request that came after its
+    window (409, R2/R8) as late, anything else of 4xx/5xx as an error by kind."""
+    if status < 400:
+        return
+    message = ""
+    if isinstance(payload, dict) and isinstance(payload.get("error"), dict):
+        # ids and amounts vary; the kind of refusal does not ("R2.3: N folded …")
+        message = re.sub(r"(?<=\s)\d+(?:\.\d+)?", "N", str(payload["error"].get("message", "")))
+    if status == 409 and message[:1] == "R":  # refused by a rule (R2, R8): the round had moved on
+        rec.late[f"{label}: {message.split(';')[0][:70]}"] += 1
+        return
+    rec.errors[f"{status} {label}: {message[:70]}"] += 1
 
 
 class ApiError(Exception):
@@ -89,12 +104,12 @@ class Account:
             try:
                 async with self.pool.request(method, self.base + path, json=body, timeout=REQUEST_TIMEOUT,
                                              headers=self._headers(method != "GET")) as response:
-                    payload = _json_or_none(await response.text(errors="replace"))
+                    payload = json_or_none(await response.text(errors="replace"))
                     self._keep_cookie(response)
                     if record:
                         self.rec.request(label, started, time.time() - started)
                     if response.status not in expected:
-                        self._classify(label, response.status, payload)
+                        classify(self.rec, label, response.status, payload)
                     return response.status, payload
             except NETWORK_ERRORS as error:
                 if record:
@@ -102,18 +117,6 @@ class Account:
         if record:
             self.rec.errors[f"{label}: no answer after retries (network)"] += 1
         raise ApiError(None, f"{label}: no answer")
-
-    def _classify(self, label: str, status: int, payload: Any) -> None:
-        if status < 400:
-            return
-        message = ""
-        if isinstance(payload, dict) and isinstance(payload.get("error"), dict):
-            # ids and amounts vary; the kind of refusal does not ("R2.3: N folded …")
-            message = re.sub(r"(?<=\s)\d+(?:\.\d+)?", "N", str(payload["error"].get("message", "")))
-        if status == 409 and message[:1] == "R":  # refused by a rule (R2, R8): the round had moved on
-            self.rec.late[f"{label}: {message.split(';')[0][:70]}"] += 1
-            return
-        self.rec.errors[f"{status} {label}: {message[:70]}"] += 1
 
     async def login(self) -> bool:
         """GET the CSRF token, then POST the credentials with it; False on a wrong password."""
@@ -130,12 +133,11 @@ class Account:
         self.csrf = session["csrf_token"]
         return True
 
-    async def stream(self, path: str, label: str, on_state: Callable[[dict[str, Any]], None] | None,
+    async def stream(self, path: str, label: str, on_state: Callable[[dict[str, Any]], None],
                      stop: asyncio.Event) -> None:
         """Read ``event: state`` payloads from ``path`` until ``stop``; reconnect after the
-        server's ``retry`` delay when the stream ends (it has a lifetime) or breaks. Without
-        ``on_state`` (a watcher) the first payload is counted and the rest are read and discarded
-        (:meth:`_drain`): the client's own CPU must not be what limits the measurement."""
+        server's ``retry`` delay when the stream ends (it has a lifetime) or breaks. (The streams
+        nobody reads are held by :mod:`.holders`, as bytes.)"""
         retry = 1.0
         while not stop.is_set():
             started = time.time()
@@ -144,7 +146,7 @@ class Account:
                                          headers={**self._headers(False), "Accept": "text/event-stream"}) as response:
                     if response.status != 200:
                         self.rec.request(label, started, time.time() - started)
-                        self._classify(label, response.status, _json_or_none(await response.text(errors="replace")))
+                        classify(self.rec, label, response.status, json_or_none(await response.text(errors="replace")))
                     else:
                         retry = await self._read_events(response, label, started, on_state, stop) or retry
             except NETWORK_ERRORS as error:
@@ -158,45 +160,33 @@ class Account:
                     pass
 
     async def _read_events(self, response: aiohttp.ClientResponse, label: str, started: float,
-                           on_state: Callable[[dict[str, Any]], None] | None, stop: asyncio.Event) -> float | None:
-        """Parse one connection's events (``text/event-stream``); returns the ``retry`` it set."""
+                           on_state: Callable[[dict[str, Any]], None], stop: asyncio.Event) -> float | None:
+        """Read one connection's events (``text/event-stream``), an event (its lines up to the
+        blank one) at a time; returns the ``retry`` it set."""
         self.rec.streams_open += 1
-        first, retry, event, data = True, None, "message", []
+        first, retry = True, None
         try:
             while not stop.is_set():
-                raw = await response.content.readline()
-                if not raw:
-                    return retry
-                line = raw.decode("utf-8").rstrip("\r\n")
-                if not line:
-                    if event == "state" and data:
-                        if first:
-                            self.rec.request(label + " (first event)", started, time.time() - started)
-                            self.rec.streams_live += 1
-                            first = False
-                        if on_state is None:  # a watcher: once live, its stream is only held open
-                            await self._drain(response, stop)
-                            return retry
-                        on_state(json.loads("\n".join(data)))
-                    event, data = "message", []
-                    continue
-                name, _, value = line.partition(":")
-                value = value[1:] if value.startswith(" ") else value
-                if name == "event":
-                    event = value
-                elif name == "data":
-                    data.append(value)
-                elif name == "retry" and value.isdigit():
-                    retry = int(value) / 1000
+                block = await response.content.readuntil(b"\n\n")
+                if not block.endswith(b"\n\n"):
+                    return retry  # the stream ended
+                event, data = "message", []
+                for line in block.decode("utf-8").splitlines():
+                    name, _, value = line.partition(":")
+                    value = value[1:] if value.startswith(" ") else value
+                    if name == "event":
+                        event = value
+                    elif name == "data":
+                        data.append(value)
+                    elif name == "retry" and value.isdigit():
+                        retry = int(value) / 1000
+                if event == "state" and data:
+                    if first:
+                        self.rec.request(label + " (first event)", started, time.time() - started)
+                        self.rec.streams_live += 1
+                        first = False
+                    on_state(json.loads("\n".join(data)))
             return retry
         finally:
             self.rec.streams_open -= 1
             self.rec.streams_live -= not first
-
-    @staticmethod
-    async def _drain(response: aiohttp.ClientResponse, stop: asyncio.Event) -> None:
-        """Read a watcher's stream until it ends, discarding what comes: it was counted live at its
-        first event, and the client's process, on the cores the server shares, need not split
-        each later frame into lines nobody reads."""
-        while not stop.is_set() and await response.content.readany():
-            pass

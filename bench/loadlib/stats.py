@@ -34,6 +34,11 @@ class SentDecision:
         return self.sent_at < self.deadline
 
 
+def _share(part: int, whole: int) -> str:
+    """``part`` of ``whole`` as a percentage with two decimals (a p99 target is 99 % within it)."""
+    return f"{100 * part / whole:.2f} %" if whole else "-"
+
+
 def percentiles(values: list[float], scale: float = 1000.0) -> dict[str, Any]:
     """Count, p50, p95, p99 and max (nearest rank), in milliseconds by default."""
     if not values:
@@ -193,9 +198,10 @@ def render(report: dict[str, Any]) -> str:
             f"{rank} {q['count']} requests, mean {q['mean_ms']} ms, over 0.5 s {q['over_half_a_second']}"
             for rank, q in report["request_queue"].items())))
     if "server_answers" in report:
-        out.append("answered by the server after more than a second (its /metrics, from the request's arrival to its "
-                   "answer's start): " + ", ".join(f"{key} {a['over_a_second']} of {a['count']}"
-                                                   for key, a in report["server_answers"].items()))
+        out.append("answered by the server (its /metrics, from the request's arrival to its answer's start) within "
+                   "100 ms, and after more than a second: " + ", ".join(
+                       f"{key} {a['within_100_ms']} of {a['count']} ({_share(a['within_100_ms'], a['count'])}), "
+                       f"{a['over_a_second']}" for key, a in report["server_answers"].items()))
     if "gc_pauses" in report:
         out.append("garbage collections (the server's /metrics, all its processes): " + (", ".join(
             f"generation {generation} {g['count']} ({g['seconds']} s start to end, {g['cpu_seconds']} s of CPU: "
