@@ -76,7 +76,7 @@ REQUEST_THREADS = 10
 STREAM_PATH = re.compile(r"/events/(lobby|tables/([0-9]+))")
 STREAM_HEADERS = [(b"content-type", f"{wire.MEDIA_TYPE}; charset=utf-8".encode()),
                   *((name.lower().encode(), value.encode()) for name, value in wire.HEADERS.items())]
-KEEPALIVE_BODY = {"type": "http.response.body", "body": wire.KEEPALIVE.encode(), "more_body": True}
+KEEPALIVE_BODY = {"type": "http.response.body", "body": wire.KEEPALIVE, "more_body": True}
 #: seconds a thread runs before the interpreter hands over (Python's default is 0.005)
 SWITCH_INTERVAL = 0.001
 
@@ -151,14 +151,14 @@ class _Stream:
 
     async def _events(self, send: Any) -> None:
         sent = self.first
-        await send({"type": "http.response.body", "body": (wire.RETRY + sent.text).encode(), "more_body": True})
+        await send({"type": "http.response.body", "body": wire.RETRY + sent.body, "more_body": True})
         loop = asyncio.get_running_loop()
         while (latest := await self.subscriber.queue.get()) is not wire.END:
             if latest is wire.QUIET:
                 await send(KEEPALIVE_BODY)
             elif latest.key != sent.key:
                 sent = latest
-                await send({"type": "http.response.body", "body": sent.text.encode(), "more_body": True})
+                await send({"type": "http.response.body", "body": sent.body, "more_body": True})
             else:
                 continue
             self.sent_at = loop.time()

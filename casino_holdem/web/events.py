@@ -37,7 +37,7 @@ def _stream(topic: str, build: Callable[[], dict[str, Any]], first: dict[str, An
         if topic in topics or players_only(topic) in topics or EVERYTHING in topics:
             notified.set()
 
-    def events() -> Iterator[str]:
+    def events() -> Iterator[bytes]:
         # the lifetime is measured by a timer thread: real time, even under a test's frozen clock
         expired = threading.Timer(lifetime, lambda: None)
         expired.daemon = True
@@ -46,14 +46,14 @@ def _stream(topic: str, build: Callable[[], dict[str, Any]], first: dict[str, An
         try:
             yield wire.RETRY
             sent, quiet = wire.frame(first if first is not None else build()), 0
-            yield sent.text
+            yield sent.body
             while expired.is_alive():
                 if notified.wait(wait):
                     notified.clear()
                     latest = wire.frame(build())
                     if latest.key != sent.key:
                         sent, quiet = latest, 0
-                        yield sent.text
+                        yield sent.body
                         continue
                 quiet += 1
                 if quiet % keepalive_every == 0:

@@ -128,7 +128,7 @@ def test_a_quiet_stream_sends_keep_alives(served, monkeypatch) -> None:
     stream = Stream(address, f"/events/tables/{table}", _cookie(casino, "alice"))
     try:
         assert stream.state()["round"]["bettor_count"] == 0
-        assert stream.block() == wire.KEEPALIVE.removesuffix("\n")
+        assert stream.block() == wire.KEEPALIVE.decode().removesuffix("\n")
     finally:
         stream.close()
 
