@@ -10,13 +10,13 @@ pool serves thousands of accounts, and the cookie's ``Secure`` flag must not sto
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 import time
 from collections.abc import Callable
 from typing import Any
 
 import aiohttp
+import orjson
 
 from .stats import Recorder
 
@@ -37,7 +37,7 @@ def connection_pool(size_hint: int) -> aiohttp.ClientSession:
 
 def json_or_none(text: str) -> Any:
     try:
-        return json.loads(text) if text else None
+        return orjson.loads(text) if text else None
     except ValueError:
         return None
 
@@ -185,7 +185,7 @@ class Account:
                         self.rec.request(label + " (first event)", started, time.time() - started)
                         self.rec.streams_live += 1
                         first = False
-                    on_state(json.loads("\n".join(data)))
+                    on_state(orjson.loads("\n".join(data)))
             return retry
         finally:
             self.rec.streams_open -= 1
