@@ -123,6 +123,10 @@ class Fanout:
         self.bus = bus
         self.order = BuildOrder(build_threads)
         self.topics: dict[str, Topic] = {}
+        #: each viewer's open streams in this process: the balance a build read afresh for one of
+        #: them (a table's build reads its bettors') is the one the others show next, the lobby's
+        #: among them (its builds read no balance: thousands of viewers each second)
+        self.viewers: dict[int, set[Subscriber]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._unsubscribe: Callable[[], None] | None = None
 
@@ -187,6 +191,8 @@ class Fanout:
                         self._refuse(name, joining, error)
                         built = {}
                 metrics.STATE_BUILDS.labels(LOBBY if name == LOBBY else "table").inc()
+                if name != LOBBY:  # a table's build reads its bettors' balances; the lobby's reads none
+                    self._share_balances(built)
                 for subscriber in targets:
                     if subscriber.viewer in built:
                         subscriber.push(*built[subscriber.viewer])
@@ -198,6 +204,13 @@ class Fanout:
             topic.task = None
             if not topic.subscribers and self.topics.get(name) is topic:
                 del self.topics[name]
+
+    def _share_balances(self, built: Built) -> None:
+        """Each viewer's other streams take the balance this build read for them."""
+        for viewer, (balance, _) in built.items():
+            if balance is not None:
+                for subscriber in self.viewers.get(viewer, ()):
+                    subscriber.balance = balance
 
     @staticmethod
     def _refuse(name: str, joining: set[Subscriber], error: Exception) -> None:
@@ -220,10 +233,16 @@ class Fanout:
         if topic is None:
             topic = self.topics[name] = self._topic(name)
         topic.subscribers.add(subscriber)
+        self.viewers.setdefault(subscriber.viewer, set()).add(subscriber)
 
         def remove() -> None:
             topic.subscribers.discard(subscriber)
             topic.joining.discard(subscriber)
+            streams = self.viewers.get(subscriber.viewer)
+            if streams is not None:
+                streams.discard(subscriber)
+                if not streams:
+                    del self.viewers[subscriber.viewer]
             if not topic.subscribers and topic.task is None:
                 self.topics.pop(name, None)
 

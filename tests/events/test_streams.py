@@ -375,3 +375,31 @@ def test_a_streams_latency_to_its_first_state_is_measured(served) -> None:
 
     assert REGISTRY.get_sample_value("casino_request_seconds_count",
                                      {"method": "GET", "endpoint": "/events/lobby", "status": "200"})
+
+
+def test_the_lobby_shows_the_balance_a_table_stream_read_after_a_bet(served) -> None:
+    """A player's lobby, open beside their table, shows the balance their bet left (R2.1: the
+    Ante and the 4 × Ante held back for the later bets), not the one of the moment it opened: the
+    lobby's builds read no balance, a table's reads its bettors' and shares it with their streams."""
+    casino, address = served
+    table = _table(casino)
+    casino.player("alice")
+    casino.player("bob")
+    cookie = _cookie(casino, "alice")
+    lobby = Stream(address, "/events/lobby", cookie)
+    seat = Stream(address, f"/events/tables/{table}", cookie)
+    try:
+        before = lobby.state()["balance"]
+        assert seat.state()["balance"] == before
+        assert casino.client("alice").post(f"/api/tables/{table}/bets",
+                                           {"ante": "10", "request_id": "a"}).status_code == 201
+        after = seat.state(where=lambda state: state["round"]["you"]["has_bet"])["balance"]
+        assert after["available"] != before["available"]
+        # bob's bet changes the lobby (two bettors): its next frame carries alice's balance as it is now
+        assert casino.client("bob").post(f"/api/tables/{table}/bets",
+                                         {"ante": "10", "request_id": "b"}).status_code == 201
+        seen = lobby.state(where=lambda state: state["tables"][0]["round"]["bettors"] == 2)
+        assert seen["balance"] == after
+    finally:
+        lobby.close()
+        seat.close()
