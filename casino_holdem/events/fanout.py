@@ -55,8 +55,9 @@ Built = dict[int, tuple[dict[str, str] | None, wire.Frame]]
 
 @dataclass(eq=False)
 class Subscriber:
-    """One open stream: whose it is, their currency and last balance sent, its queue, and (while
-    it joins) the future of its first frame."""
+    """One open stream: whose it is, their currency and the newest balance read for them (by any
+    of their streams' builds, :meth:`Fanout._share_balances`), its queue, and (while it joins)
+    the future of its first frame."""
 
     viewer: int
     currency: str
@@ -74,8 +75,7 @@ class Subscriber:
         if self.queue.empty():
             self.queue.put_nowait(wire.QUIET)
 
-    def push(self, balance: dict[str, str] | None, frame: wire.Frame) -> None:
-        self.balance = balance or self.balance
+    def push(self, frame: wire.Frame) -> None:
         if self.first is not None and not self.first.done():
             self.first.set_result(frame)
             return
@@ -195,7 +195,7 @@ class Fanout:
                     self._share_balances(built)
                 for subscriber in targets:
                     if subscriber.viewer in built:
-                        subscriber.push(*built[subscriber.viewer])
+                        subscriber.push(built[subscriber.viewer][1])
                     elif subscriber.first is not None and not subscriber.first.done():
                         subscriber.first.set_result(None)  # the build left them out: not theirs to see
                 if topic.pause:
