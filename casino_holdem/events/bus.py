@@ -29,6 +29,8 @@ CHANNEL = "casino_events"
 EVERYTHING = "*"
 RECONNECT_SECONDS = 1.0
 EXTENSION = "casino_bus"
+#: the longest NOTIFY payload sent (PostgreSQL refuses 8,000 bytes and more; topics are ASCII)
+NOTIFY_LIMIT = 7900
 
 Deliver = Callable[[frozenset[str]], None]
 
@@ -98,6 +100,20 @@ def encode(topics: Iterable[str]) -> str:
     return " ".join(sorted(set(topics)))
 
 
+def messages(topics: Iterable[str], limit: int) -> list[str]:
+    """``topics`` encoded as messages of at most ``limit`` characters each (a settlement of a
+    full table names every bettor's wallet; PostgreSQL's NOTIFY takes under 8,000 bytes)."""
+    chunks: list[list[str]] = [[]]
+    size = 0
+    for topic in sorted(set(topics)):
+        if chunks[-1] and size + 1 + len(topic) > limit:
+            chunks.append([])
+            size = 0
+        size += len(topic) + (1 if chunks[-1] else 0)
+        chunks[-1].append(topic)
+    return [" ".join(chunk) for chunk in chunks if chunk]
+
+
 def decode(message: str | bytes) -> frozenset[str]:
     text = message.decode() if isinstance(message, bytes) else message
     return frozenset(text.split())
@@ -160,7 +176,8 @@ class PostgresBus(Bus):
                 try:
                     if self._publisher is None or self._publisher.closed:
                         self._publisher = self._connect()
-                    self._publisher.execute("SELECT pg_notify(%s, %s)", (CHANNEL, encode(topics)))
+                    for message in messages(topics, NOTIFY_LIMIT):
+                        self._publisher.execute("SELECT pg_notify(%s, %s)", (CHANNEL, message))
                     return
                 except Exception:
                     self._publisher = None

@@ -24,7 +24,6 @@ import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from flask import Flask
 
@@ -33,7 +32,7 @@ from ..services import viewing
 from . import wire
 from .build_order import FIRST, LATER, BuildOrder
 from .bus import EVERYTHING, Bus
-from .publish import LOBBY, players_only
+from .publish import LOBBY, players_named, players_only
 
 log = logging.getLogger(__name__)
 #: a subscriber this many states behind gets only the latest (a slow reader never grows memory)
@@ -48,20 +47,21 @@ TABLE_COALESCE_SECONDS = 0.1
 #: 10: a table's twenty bettors each acting in a window cost a build each, twice the requests' CPU)
 PLAYERS_ONLY_SECONDS = 1.0
 
-Build = Callable[[viewing.Watchers], dict[int, dict[str, Any]]]
-#: what one build gives each viewer: their payload's balance and its frame
-Built = dict[int, tuple[dict[str, str] | None, wire.Frame]]
+Build = Callable[[viewing.Watchers], viewing.Views]
+#: what one build gives: each viewer's frame, and the balances it read afresh
+Built = tuple[dict[int, wire.Frame], dict[int, dict[str, str]]]
 
 
 @dataclass(eq=False)
 class Subscriber:
     """One open stream: whose it is, their currency and the newest balance read for them (by any
-    of their streams' builds, :meth:`Fanout._share_balances`), its queue, and (while it joins)
-    the future of its first frame."""
+    of their streams' builds, :meth:`Fanout._share_balances`, with the event loop's time its build
+    began), its queue, and (while it joins) the future of its first frame."""
 
     viewer: int
     currency: str
     balance: dict[str, str]
+    balance_read_at: float = float("-inf")
     queue: asyncio.Queue[wire.Frame] = field(default_factory=lambda: asyncio.Queue(QUEUE_SIZE))
     first: asyncio.Future[wire.Frame | None] | None = None
 
@@ -95,6 +95,8 @@ class Topic:
     subscribers: set[Subscriber] = field(default_factory=set)
     joining: set[Subscriber] = field(default_factory=set)
     dirty: bool = False
+    #: viewers whose wallet moved since this topic's last build for them: it reads their balance
+    moved: set[int] = field(default_factory=set)
     #: a change to show at once is waiting (not only players' bets and decisions), or a stream joins
     urgent: asyncio.Event = field(default_factory=asyncio.Event)
     task: asyncio.Task[None] | None = None
@@ -123,10 +125,11 @@ class Fanout:
         self.bus = bus
         self.order = BuildOrder(build_threads)
         self.topics: dict[str, Topic] = {}
-        #: each viewer's open streams in this process: the balance a build read afresh for one of
-        #: them (a table's build reads its bettors') is the one the others show next, the lobby's
-        #: among them (its builds read no balance: thousands of viewers each second)
-        self.viewers: dict[int, set[Subscriber]] = {}
+        #: each viewer's open streams in this process and their topics: the balance a build read
+        #: afresh for one of them (a table's build reads its bettors') is the one the others show
+        #: next, the lobby's among them (its builds read only moved wallets: thousands of viewers
+        #: each second), and a posting on their wallet has each of their topics read it
+        self.viewers: dict[int, dict[Subscriber, str]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._unsubscribe: Callable[[], None] | None = None
 
@@ -157,7 +160,16 @@ class Fanout:
 
     def notify(self, topics: frozenset[str]) -> None:
         """Schedule one build of each subscribed topic among ``topics`` (all of them for EVERYTHING),
-        at once or, for a change only players made, after their wait."""
+        at once or, for a change only players made, after their wait; and of each topic a player
+        whose wallet moved watches, which reads their balance (:func:`.publish.players_named`)."""
+        for viewer in players_named(topics):
+            for name in set(self.viewers.get(viewer, {}).values()):
+                topic = self.topics.get(name)
+                if topic is None:
+                    continue
+                topic.moved.add(viewer)
+                topic.dirty = True
+                self._schedule(name, topic)
         for name, topic in self.topics.items():
             if not topic.subscribers:
                 continue
@@ -184,18 +196,22 @@ class Fanout:
                     everyone, topic.dirty = topic.dirty, False
                     joining, topic.joining = topic.joining, set()
                     targets = list(topic.subscribers) if everyone else [s for s in joining if s in topic.subscribers]
-                    watchers = {s.viewer: (s.currency, s.balance) for s in targets}
+                    moved = topic.moved & {s.viewer for s in targets}
+                    topic.moved -= moved
+                    watchers: viewing.Watchers = {
+                        s.viewer: (s.currency, None if s.viewer in moved else s.balance) for s in targets}
+                    began = asyncio.get_running_loop().time()
                     try:
-                        built = await asyncio.to_thread(self._in_app, topic.build, watchers)
+                        frames, read = await asyncio.to_thread(self._in_app, topic.build, watchers)
                     except Exception as error:
                         self._refuse(name, joining, error)
-                        built = {}
+                        topic.moved |= moved
+                        frames, read = {}, {}
                 metrics.STATE_BUILDS.labels(LOBBY if name == LOBBY else "table").inc()
-                if name != LOBBY:  # a table's build reads its bettors' balances; the lobby's reads none
-                    self._share_balances(built)
+                self._share_balances(read, began)
                 for subscriber in targets:
-                    if subscriber.viewer in built:
-                        subscriber.push(built[subscriber.viewer][1])
+                    if subscriber.viewer in frames:
+                        subscriber.push(frames[subscriber.viewer])
                     elif subscriber.first is not None and not subscriber.first.done():
                         subscriber.first.set_result(None)  # the build left them out: not theirs to see
                 if topic.pause:
@@ -205,12 +221,13 @@ class Fanout:
             if not topic.subscribers and self.topics.get(name) is topic:
                 del self.topics[name]
 
-    def _share_balances(self, built: Built) -> None:
-        """Each viewer's other streams take the balance this build read for them."""
-        for viewer, (balance, _) in built.items():
-            if balance is not None:
-                for subscriber in self.viewers.get(viewer, ()):
-                    subscriber.balance = balance
+    def _share_balances(self, read: dict[int, dict[str, str]], began: float) -> None:
+        """Each viewer's streams take the balance this build read for them, unless a build that
+        began later read theirs already (two builds may run at once)."""
+        for viewer, balance in read.items():
+            for subscriber in self.viewers.get(viewer, ()):
+                if subscriber.balance_read_at < began:
+                    subscriber.balance, subscriber.balance_read_at = balance, began
 
     @staticmethod
     def _refuse(name: str, joining: set[Subscriber], error: Exception) -> None:
@@ -225,7 +242,7 @@ class Fanout:
         with self.app.app_context():
             views = build(watchers)
         memo = wire.Memo()
-        return {viewer: (view.get("balance"), wire.frame(view, memo)) for viewer, view in views.items()}
+        return {viewer: wire.frame(view, memo) for viewer, view in views.by_viewer.items()}, views.read
 
     def subscribe(self, name: str, subscriber: Subscriber) -> Callable[[], None]:
         """Add a stream to ``name`` ("lobby" or "table:N"); returns the function that removes it."""
@@ -233,14 +250,14 @@ class Fanout:
         if topic is None:
             topic = self.topics[name] = self._topic(name)
         topic.subscribers.add(subscriber)
-        self.viewers.setdefault(subscriber.viewer, set()).add(subscriber)
+        self.viewers.setdefault(subscriber.viewer, {})[subscriber] = name
 
         def remove() -> None:
             topic.subscribers.discard(subscriber)
             topic.joining.discard(subscriber)
             streams = self.viewers.get(subscriber.viewer)
             if streams is not None:
-                streams.discard(subscriber)
+                streams.pop(subscriber, None)
                 if not streams:
                     del self.viewers[subscriber.viewer]
             if not topic.subscribers and topic.task is None:

@@ -7,6 +7,11 @@ A change only players' bets and decisions made (R2.1-R2.5: their own rows, not t
 published under the table's :func:`players_only` topic: the streams may show it a moment later,
 together with the table's other bettors who act in the same seconds (issue 10). The dealer's
 steps, a round's deadline, the table itself are published under the table's topic, for at once.
+
+A ledger posting that moves a player's wallet (a bet, a payout, a deposit: :func:`.wallet.post`
+names the wallets it wrote) publishes the player's :func:`player_topic`: each of their open
+streams reads their balance afresh at its next build, the lobby's too, though its table changed
+nothing (issue 10).
 """
 
 from __future__ import annotations
@@ -18,18 +23,29 @@ from flask import current_app, has_app_context
 from sqlalchemy.orm import Session
 
 from ..extensions import after_commit
-from ..models import Bet, DecisionRecord, GameRound, GameTable, JackpotPool
+from ..models import AccountKind, Bet, DecisionRecord, GameRound, GameTable, JackpotPool, LedgerAccount
 from .bus import EXTENSION
 
 log = logging.getLogger(__name__)
 LOBBY = "lobby"
 PENDING = "casino_events_pending"
 TABLE_PREFIX = "table:"
+PLAYER_PREFIX = "player:"
 PLAYERS_ONLY_MARK = "/players"
 
 
 def table_topic(table_id: int) -> str:
     return f"{TABLE_PREFIX}{table_id}"
+
+
+def player_topic(player_id: int) -> str:
+    """The topic of a player whose wallet moved: their open streams show the new balance."""
+    return f"{PLAYER_PREFIX}{player_id}"
+
+
+def players_named(topics: frozenset[str]) -> set[int]:
+    """The players whose wallets these topics say moved."""
+    return {int(topic.removeprefix(PLAYER_PREFIX)) for topic in topics if topic.startswith(PLAYER_PREFIX)}
 
 
 def players_only(topic: str) -> str:
@@ -80,6 +96,8 @@ def _collect(session: Session, new: Collection[object], changed: Collection[obje
             pending.update((players_only(topic) if _players_only(session, row) else topic, LOBBY))
         elif isinstance(row, JackpotPool):
             pending.add(LOBBY)
+        elif isinstance(row, LedgerAccount) and row.kind == AccountKind.WALLET and row.player_id is not None:
+            pending.add(player_topic(row.player_id))
 
 
 def _publish(topics: set[str]) -> None:

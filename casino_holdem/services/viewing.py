@@ -304,7 +304,10 @@ def _formatted(money: wallet.Balance) -> dict[str, str]:
 
 
 def _balances(currencies: Mapping[int, str], known: Sequence[GameRound] = ()) -> dict[int, dict[str, str]]:
-    """Many viewers' balances (id → currency) in a few reads (:func:`.wallet.balances_of`)."""
+    """Many viewers' balances (id → currency) in a few reads (:func:`.wallet.balances_of`); none
+    for none."""
+    if not currencies:
+        return {}
     return {player_id: _formatted(money) for player_id, money in wallet.balances_of(currencies, known).items()}
 
 
@@ -427,12 +430,22 @@ def lobby_view(viewer: int, *, live: bool = False) -> dict[str, Any]:
     return LobbySight.of().seen_by(queries.player_currency(viewer), _balance(viewer), live=live)
 
 
-#: a stream's viewer as the fan-out knows them: player id → (currency, last balance sent)
-Watchers = dict[int, tuple[str, dict[str, str]]]
+#: a stream's viewer as the fan-out knows them: player id → (currency, the balance last sent, or None
+#: when it moved since: a posting named them, :mod:`casino_holdem.events.publish`)
+Watchers = dict[int, tuple[str, dict[str, str] | None]]
+
+
+@dataclass(frozen=True, slots=True)
+class Views:
+    """One build's states by viewer, and the balances it read afresh: a balance not read was the
+    watcher's own, passed in, so only these are news for the viewer's other streams."""
+
+    by_viewer: dict[int, dict[str, Any]]
+    read: dict[int, dict[str, str]]
 
 
 @reading
-def viewers_of(viewers: Iterable[int]) -> Watchers:
+def viewers_of(viewers: Iterable[int]) -> dict[int, tuple[str, dict[str, str]]]:
     """Streams' viewers, admitted together: each one's currency (R6) and balance, in a few reads
     however many; an unknown player is left out."""
     found = db.session.execute(select(Player.id, Player.currency).where(Player.id.in_(set(viewers))))
@@ -441,28 +454,37 @@ def viewers_of(viewers: Iterable[int]) -> Watchers:
     return {viewer: (currency, balances[viewer]) for viewer, currency in currencies.items()}
 
 
+def _moved(watchers: Watchers) -> set[int]:
+    """The watchers whose balance is to be read afresh."""
+    return {viewer for viewer, (_, balance) in watchers.items() if balance is None}
+
+
 @reading
-def table_views(table_id: int, watchers: Watchers) -> dict[int, dict[str, Any]]:
+def table_views(table_id: int, watchers: Watchers) -> Views:
     """Issue 10: the table's state for every watcher from ONE read of the table: the public part
     is built once; each watcher gets their own part, and a fresh balance only if they bet on one
-    of its rounds (nobody else's money moved). A watcher whose currency the table does not take
-    gets nothing."""
+    of its rounds or their balance moved elsewhere (nobody else's money moved). A watcher whose
+    currency the table does not take gets nothing."""
     sight = TableSight.of(table_id)
-    fresh = _balances({viewer: watchers[viewer][0] for viewer in sight.bettors() & watchers.keys()},
-                      [sight.current.row] if sight.current else [])
+    read = _balances({viewer: watchers[viewer][0] for viewer in sight.bettors() & watchers.keys() | _moved(watchers)},
+                     [sight.current.row] if sight.current else [])
     views = {}
     for viewer, (currency, balance) in watchers.items():
         if _table_currency(sight.table, currency) is not None:
-            views[viewer] = sight.seen_by(viewer, currency, fresh.get(viewer, balance))
-    return views
+            views[viewer] = sight.seen_by(viewer, currency, read.get(viewer, balance))
+    return Views(views, read)
 
 
 @reading
-def lobby_views(watchers: Watchers) -> dict[int, dict[str, Any]]:
+def lobby_views(watchers: Watchers) -> Views:
     """Issue 10: the lobby stream's state (``live``) for every watcher from one read of the open
-    tables (R6: each in their currency)."""
+    tables (R6: each in their currency); the balances of those whose money moved are read afresh
+    (a deposit, a bet at a table they do not watch), the others' are the ones passed in."""
     sight = LobbySight.of()
-    return {viewer: sight.seen_by(currency, balance, live=True) for viewer, (currency, balance) in watchers.items()}
+    read = _balances({viewer: watchers[viewer][0] for viewer in _moved(watchers)})
+    balances = {viewer: balance for viewer, (_, balance) in watchers.items() if balance is not None} | read
+    return Views({viewer: sight.seen_by(currency, balances[viewer], live=True)
+                  for viewer, (currency, _) in watchers.items()}, read)
 
 
 @reading

@@ -28,7 +28,7 @@ from .. import paytable_files
 from ..core.money import ZERO, is_multiple_of, parse_amount
 from ..core.paytable import CurrencySpec
 from ..core.round import FINISHED
-from ..extensions import db
+from ..extensions import db, wrote
 from ..models import (
     BASE,
     NON_NEGATIVE_KINDS,
@@ -326,6 +326,7 @@ def post(kind: str, entries: Sequence[Entry], *, round_id: int | None = None,
         deferred[LEGS] = others
     players_side = own + ([] if defer else [entry for entry in others if entry.account.kind in PLAYER_SIDE])
     transaction_id = _new_transaction(kind, round_id, idempotency_key, legs, players_side)
+    wrote(db.session(), [entry.account for entry in own])  # each player's open streams show it (events.publish)
     if defer:
         return transaction_id
     if before_shared is not None:

@@ -17,7 +17,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, stream_with_context
 
-from ..events import LOBBY, bus_of, players_only, table_topic, wire
+from ..events import LOBBY, bus_of, player_topic, players_only, table_topic, wire
 from ..events.bus import EVERYTHING
 from ..services import viewing
 from .security import login_required, player_id
@@ -25,16 +25,20 @@ from .security import login_required, player_id
 bp = Blueprint("events", __name__, url_prefix="/events")
 
 
-def _stream(topic: str, build: Callable[[], dict[str, Any]], first: dict[str, Any] | None = None) -> Response:
-    """Stream ``build()`` whenever ``topic`` is published; ``first`` is an already built first payload."""
+def _stream(topic: str, viewer: int, build: Callable[[], dict[str, Any]],
+            first: dict[str, Any] | None = None) -> Response:
+    """Stream ``build()`` whenever ``topic`` is published, or a posting moved ``viewer``'s wallet
+    (their balance is part of the state); ``first`` is an already built first payload."""
     wait = float(current_app.config["CASINO_SSE_POLL"])
     lifetime = float(current_app.config["CASINO_SSE_LIFETIME"])
     keepalive_every = max(1, int(wire.KEEPALIVE_SECONDS / wait))
     bus = bus_of()
     notified = threading.Event()
 
+    mine = player_topic(viewer)
+
     def deliver(topics: frozenset[str]) -> None:
-        if topic in topics or players_only(topic) in topics or EVERYTHING in topics:
+        if topic in topics or players_only(topic) in topics or mine in topics or EVERYTHING in topics:
             notified.set()
 
     def events() -> Iterator[bytes]:
@@ -71,7 +75,7 @@ def lobby() -> Response:
     """The lobby's tables as they change: each one's id, jackpot meter (R6), suspension and round
     (phase, bettors, countdown); their settings are on the page and in ``GET /api/tables``."""
     viewer = player_id()
-    return _stream(LOBBY, lambda: viewing.lobby_view(viewer, live=True))
+    return _stream(LOBBY, viewer, lambda: viewing.lobby_view(viewer, live=True))
 
 
 @bp.get("/tables/<int:table_id>")
@@ -80,4 +84,4 @@ def table(table_id: int) -> Response:
     """One table's state for this player (404 before the stream starts for an unknown table)."""
     viewer = player_id()
     first = viewing.table_view(table_id, viewer)  # an unknown table is a 404 before the stream starts
-    return _stream(table_topic(table_id), lambda: viewing.table_view(table_id, viewer), first)
+    return _stream(table_topic(table_id), viewer, lambda: viewing.table_view(table_id, viewer), first)

@@ -403,3 +403,29 @@ def test_the_lobby_shows_the_balance_a_table_stream_read_after_a_bet(served) -> 
     finally:
         lobby.close()
         seat.close()
+
+
+def test_a_players_streams_show_a_balance_no_table_of_theirs_moved(served) -> None:
+    """A deposit changes no table, and a bet sent at a table whose stream the player does not hold
+    changes none they watch: the posting publishes the player (issue 10), and their lobby's and
+    their other table's next frames carry the balance as it is now."""
+    from casino_holdem.services import wallet
+
+    casino, address = served
+    watched, elsewhere = _table(casino), _table(casino)
+    alice = casino.player("alice")
+    cookie = _cookie(casino, "alice")
+    lobby = Stream(address, "/events/lobby", cookie)
+    seat = Stream(address, f"/events/tables/{watched}", cookie)
+    try:
+        assert lobby.state()["balance"]["available"] == seat.state()["balance"]["available"] == "1000"
+        wallet.deposit(alice, "25", "cashier:alice")
+        for stream in (lobby, seat):
+            assert stream.state(where=lambda state: state["balance"]["available"] == "1025")
+        assert casino.client("alice").post(f"/api/tables/{elsewhere}/bets",
+                                           {"ante": "10", "request_id": "a"}).status_code == 201
+        for stream in (lobby, seat):  # R2.1: the Ante and the 4 × Ante held back for the later bets
+            assert stream.state(where=lambda state: state["balance"]["available"] == "975")
+    finally:
+        lobby.close()
+        seat.close()

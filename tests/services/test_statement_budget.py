@@ -189,7 +189,7 @@ def test_a_tables_state_for_its_streams_is_a_few_reads_however_many_watch(db, ca
     with counted(db) as few:
         viewing.table_views(table, dict(list(watchers.items())[:2]))
     with counted(db) as many:
-        views = viewing.table_views(table, watchers)
+        views = viewing.table_views(table, watchers).by_viewer
     assert len(many) == len(few) <= BUDGET["a table's state for its streams"], "\n".join(many)
     assert views[first]["round"]["you"]["bet"]["progressive"] == "1"
     assert views[player]["round"]["you"]["bet"]["progressive"] == "0"
@@ -230,9 +230,9 @@ def test_issue10_r2_7_a_finished_round_on_the_felt_is_read_once_and_seen_as_befo
     assert events[-2:] == ["settled", "opened"]
     current = rounds.place_bets(carol, table, "10", request_id="next", now=T0 + 1000 * SECOND).round_id
     watchers = viewing.viewers_of([alice, bob, carol])
-    first = viewing.table_views(table, watchers)
+    first = viewing.table_views(table, watchers).by_viewer
     with bets_read() as again:
-        views = viewing.table_views(table, watchers)
+        views = viewing.table_views(table, watchers).by_viewer
     assert set(again) == {carol}  # the current round's bet alone
     for viewer in (alice, bob, carol):
         assert views[viewer]["last_round"] == first[viewer]["last_round"] == viewing.round_view(settled, viewer)
@@ -252,7 +252,7 @@ def test_issue10_the_lobby_counts_each_tables_bettors_without_reading_their_bets
         rounds.place_bets(player, busy, "10", request_id=f"lobby-{number}", now=T0)
     watchers = viewing.viewers_of(players)
     with bets_read() as read:
-        lobby = viewing.lobby_views(watchers)[players[0]]
+        lobby = viewing.lobby_views(watchers).by_viewer[players[0]]
     listed = {entry["id"]: entry["round"] for entry in lobby["tables"]}
     assert read == [] and listed[busy]["bettors"] == 3 and listed[empty]["bettors"] == 0
     assert listed[busy]["repeats_every"] is None and listed[empty]["repeats_every"] == 10  # R2.1: empty rolls over

@@ -68,13 +68,33 @@ def test_issue10_a_change_is_seen_by_every_watcher_as_by_themselves_alone(casino
         rounds.place_bets(player, table, "10", progressive=number != 1, request_id=f"b{player}", now=T0)
     known = viewing.viewers_of(bettors + watchers + [10**6])
     assert set(known) == set(bettors + watchers)  # an unknown player is left out
-    together = viewing.table_views(table, known)
+    together = viewing.table_views(table, known).by_viewer
     for viewer in bettors + watchers:
         alone = viewing.table_view(table, viewer)
         assert {**together[viewer], "server_time": None} == {**alone, "server_time": None}
-    lobby = viewing.lobby_views(known)
+    lobby = viewing.lobby_views(known).by_viewer
     for viewer in bettors + watchers:
         assert {**lobby[viewer], "server_time": None} == {**viewing.lobby_view(viewer, live=True), "server_time": None}
+
+
+def test_issue10_a_watcher_whose_wallet_moved_has_their_balance_read_afresh(casino) -> None:
+    """A posting on a watcher's wallet that no table of theirs shows (a deposit, a bet at a table
+    they do not watch) reaches their streams at the next build: a watcher passed with no balance
+    has it read, by a table's build and by the lobby's, and the build says which it read; the
+    others keep the balance passed in (nobody else's money moved)."""
+    from casino_holdem.services import wallet
+
+    table = casino.table()
+    casino.open(table)
+    moved, still = casino.player(), casino.player()
+    known = viewing.viewers_of([moved, still])
+    wallet.deposit(moved, "25", "cashier:moved")
+    for build in (lambda watchers: viewing.table_views(table, watchers), viewing.lobby_views):
+        views = build({moved: (known[moved][0], None), still: known[still]})
+        assert views.read == {moved: views.by_viewer[moved]["balance"]}
+        assert views.by_viewer[moved]["balance"]["available"] == "1025"
+        assert views.by_viewer[still]["balance"] is known[still][1]
+        assert build(known).read == {}  # nobody bet here and nobody's wallet moved: nothing read
 
 
 def test_issue10_the_lobby_stream_carries_what_changes_and_the_lobby_page_the_rest(casino) -> None:

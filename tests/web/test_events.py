@@ -49,6 +49,23 @@ def test_the_lobby_stream_sends_the_meter_in_the_players_currency(casino: WebCas
     assert listed["jackpot"] == "2500" and state["currency"]["code"] == "THB"
 
 
+def test_the_lobby_stream_sends_the_balance_a_deposit_left(casino: WebCasino) -> None:
+    """A deposit changes no table: the posting publishes its player, and their lobby's stream
+    sends the balance it left (issue 10)."""
+    from casino_holdem.services import wallet
+
+    casino.advance(casino.table())
+    alice = casino.player("alice")
+    response = casino.client("alice").http.get("/events/lobby", buffered=False)
+    chunks = iter(response.response)
+    first = _state(next(chunk for chunk in chunks if chunk.startswith(b"event: state")))
+    assert first["balance"]["available"] == "1000"
+    wallet.deposit(alice, "25", "cashier:alice")
+    second = _state(next(chunk for chunk in chunks if chunk.startswith(b"event: state")))
+    assert second["balance"]["available"] == "1025"
+    response.close()
+
+
 def test_a_stream_ends_by_itself_after_its_lifetime(app, casino: WebCasino) -> None:
     app.config.update(CASINO_SSE_POLL=0.01, CASINO_SSE_LIFETIME=0.3)
     table = casino.table()
