@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import insert
+from sqlalchemy import Insert, insert
 
 from ..extensions import db
 from ..models import AuditEntry
@@ -41,8 +41,22 @@ def record(actor: str, action: str, *, table_id: int | None = None, round_id: in
     that writes it, and every bet and decision writes one (issue 10: the unit of work's
     bookkeeping for it cost more than its statement). The rows it names already have their ids,
     so they are in the database already."""
-    db.session.execute(NEW_ENTRY, {"at": clock(now), "actor": actor, "action": action, "table_id": table_id,
-                                   "round_id": round_id, "player_id": player_id, "detail": jsonable(detail)})
+    db.session.execute(NEW_ENTRY, _values(actor, action, table_id, round_id, player_id, now, detail))
+
+
+def entry(actor: str, action: str, *, table_id: int | None = None, round_id: int | None = None,
+          player_id: int | None = None, now: dt.datetime | None = None, **detail: Any) -> Insert:
+    """The entry :func:`record` would append, as a statement for the caller to send with its own
+    next write (:func:`.wallet.post`'s ``also``: on PostgreSQL in the same round trip, issue 10).
+    Nothing reads an entry back in the transaction that writes it, so it may go in with a later
+    statement of that transaction."""
+    return NEW_ENTRY.values(_values(actor, action, table_id, round_id, player_id, now, detail))
+
+
+def _values(actor: str, action: str, table_id: int | None, round_id: int | None, player_id: int | None,
+            now: dt.datetime | None, detail: dict[str, Any]) -> dict[str, Any]:
+    return {"at": clock(now), "actor": actor, "action": action, "table_id": table_id, "round_id": round_id,
+            "player_id": player_id, "detail": jsonable(detail)}
 
 
 def actor_of(operator: OperatorView | None) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Collection
 from decimal import Decimal
 from typing import Any, NamedTuple, TypeVar
 
-from sqlalchemy import ColumnElement, Select, bindparam, exists, func, inspect, select, true
+from sqlalchemy import ColumnElement, Select, bindparam, exists, func, inspect, or_, select, true
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import contains_eager, joinedload, raiseload, selectinload
 from sqlalchemy.orm.attributes import set_committed_value
@@ -140,6 +140,10 @@ _BETTORS_ROUND = (select(GameRound, Bet).where(GameRound.id == bindparam("round_
                   .outerjoin(Bet.decisions)
                   .options(joinedload(GameRound.table), contains_eager(Bet.decisions)))
 _BETTORS_ROUND_LOCKED = locked(_BETTORS_ROUND, shared=True, of=GameRound)
+#: the same, only while the round's window is open at ``:moment`` (R8: it closes at its end exactly,
+#: :func:`.windows.has_closed`); a round whose window is over is not locked, nor waited for
+_BETTORS_OPEN_ROUND_LOCKED = _BETTORS_ROUND_LOCKED.where(
+    or_(GameRound.deadline.is_(None), GameRound.deadline > bindparam("moment", type_=GameRound.deadline.type)))
 
 
 def bettors_round(round_id: int, bettor: int, *, shared_lock: bool = False) -> GameRound:
@@ -163,10 +167,24 @@ def bettors_round(round_id: int, bettor: int, *, shared_lock: bool = False) -> G
     row = db.session.execute(statement, {"round_id": round_id, "bettor": bettor}).unique().first()
     if row is None:
         raise _missing(GameRound, round_id)
-    round_row: GameRound = row[0]
-    bet: Bet | None = row[1]
+    return _with_own_bet(row[0], row[1])
+
+
+def _with_own_bet(round_row: GameRound, bet: Bet | None) -> GameRound:
     set_own_bets(round_row, [] if bet is None else [bet])
     return round_row
+
+
+def bettors_open_round(round_id: int, bettor: int, moment: dt.datetime) -> GameRound | None:
+    """:func:`bettors_round` locked ``FOR SHARE``, in the same one statement, while the round's
+    window is open at ``moment``; None when it is over or there is no such round. A decision sent
+    in time, nearly every one, takes its lock by its first read (issue 10: a read of the round's
+    clock first was a round trip for every decision); one the round has left behind takes no lock,
+    so the dealer closing that window never waits for it: in READ COMMITTED a row the condition
+    does not match in the statement's snapshot is passed over unlocked."""
+    row = db.session.execute(_BETTORS_OPEN_ROUND_LOCKED, {"round_id": round_id, "bettor": bettor,
+                                                          "moment": moment}).unique().first()
+    return None if row is None else _with_own_bet(row[0], row[1])
 
 
 class RoundClock(NamedTuple):
@@ -191,15 +209,9 @@ def _clock(row: Any) -> RoundClock | None:
 #: the columns of a :class:`RoundClock`
 _CLOCK = select(GameRound.id, GameRound.table_id, GameRound.phase, GameRound.deadline,
                 exists().where(Bet.round_id == GameRound.id))
-# the two reads every bet and decision starts with, built once with their parameters named (issue
-# 10: building a statement and its cache key per call cost more CPU than its round trip)
-_ROUND_CLOCK = _CLOCK.where(GameRound.id == bindparam("round_id"))
+# the read every bet starts with, built once with its parameters named (issue 10: building a
+# statement and its cache key per call cost more CPU than its round trip)
 _TABLE_CLOCK = _CLOCK.where(GameRound.table_id == bindparam("table_id")).order_by(GameRound.number.desc()).limit(1)
-
-
-def round_clock(round_id: int) -> RoundClock | None:
-    """The round's :class:`RoundClock`, or None when there is no such round."""
-    return _clock(db.session.execute(_ROUND_CLOCK, {"round_id": round_id}).first())
 
 
 def current_clock(table_id: int) -> RoundClock | None:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from sqlalchemy import bindparam, update
+from sqlalchemy import UpdateBase, update
 from sqlalchemy.orm.attributes import set_committed_value
 
 from ..core.money import ZERO
@@ -25,9 +25,9 @@ from .wallet import Entry, house_account, in_play_account, lock_accounts, player
 
 #: R2.3-R2.5: the bet each street's decision adds to
 STREET_BET = {"preflop": "flop", "flop": "turn", "turn": "river"}
-#: a bet's Flop, Turn or River stake set by one plain statement, not the unit of work's flush
-SET_STREET_BET = {column: update(Bet.__table__).where(Bet.__table__.c.id == bindparam("bet_id"))
-                  .values({column: bindparam("stake")}) for column in STREET_BET.values()}
+#: the bets' table: a bet's Flop, Turn or River stake is set by a plain statement sent with its
+#: posting (:func:`post_street_bets`), not by the unit of work's flush
+BETS = Bet.__table__
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,25 +38,31 @@ class RoundEnd:
     movements: list[Movement]
 
 
-def post_street_bets(stakes: Sequence[tuple[Bet, Stake]]) -> None:
+def post_street_bets(stakes: Sequence[tuple[Bet, Stake]], *, also: Sequence[UpdateBase] = ()) -> None:
     """R2.3-R2.5: a Flop (2 × Ante), Turn or River (1 × Ante) bet leaves the wallet when made;
     the amount was reserved when the Ante was placed, so the wallet cannot go negative and is not
     locked and read before it is posted (:func:`.wallet.post`'s ``reserved``). The
     accounts of the bets that moved are read in one query (issue 10: the dealer's automatic
-    decisions make many at once)."""
+    decisions make many at once); each bet's new stake goes in with its posting, and the caller's
+    ``also`` (audit entries) with the first (:func:`.wallet.post`'s ``also``), or alone when no
+    bet moved."""
     moved = [(bet, stake) for bet, stake in stakes
              if any(getattr(stake, column) != getattr(bet, column) for column in STREET_BET.values())]
     read_bettors_accounts(bet for bet, _ in moved)
+    riders = list(also)
     for bet, stake in moved:
         for column in STREET_BET.values():
             added = getattr(stake, column) - getattr(bet, column)
             if added:
+                riders.append(update(BETS).where(BETS.c.id == bet.id).values({column: getattr(stake, column)}))
                 post(f"{column}_bet", [
                     Entry(player_wallet(bet.player_id, bet.currency), -added, column, bet.player_id),
                     Entry(in_play_account(bet.round_id, bet.currency), added, column, bet.player_id)],
-                    round_id=bet.round_id, reserved=True)
-                db.session.execute(SET_STREET_BET[column], {"bet_id": bet.id, "stake": getattr(stake, column)})
+                    round_id=bet.round_id, reserved=True, also=riders)
+                riders = []
                 set_committed_value(bet, column, getattr(stake, column))
+    for each in riders:
+        db.session.execute(each)
 
 
 def lock_players_side(round_row: GameRound) -> None:

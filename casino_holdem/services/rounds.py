@@ -87,14 +87,14 @@ def save_play(round_row: GameRound, core: Round, now: dt.datetime, *, actor: str
     automatic ones under the dealer's name), move the Flop/Turn/River bets just made by them from
     wallet to play (R2.3-R2.5) and audit the cards just dealt. Returns the new decision rows."""
     saved = save_round(round_row, core, now, request_ids)
-    for bet, row in saved.decisions:
-        audit.record(actor if row.automatic is None else audit.DEALER, "decision", table_id=round_row.table_id,
-                     round_id=round_row.id, player_id=bet.player_id, now=now, street=row.street,
-                     decision=row.action, automatic=row.automatic)
+    decided = [audit.entry(actor if row.automatic is None else audit.DEALER, "decision", table_id=round_row.table_id,
+                           round_id=round_row.id, player_id=bet.player_id, now=now, street=row.street,
+                           decision=row.action, automatic=row.automatic) for bet, row in saved.decisions]
     # only a decision makes a street bet (R2.3-R2.5): the bets of other bettors, who may decide in
-    # the same instant (their rows read a statement apart), are left to their own transactions
+    # the same instant (their rows read a statement apart), are left to their own transactions;
+    # the decisions' audit entries go in with the first street bet's posting, if any
     post_street_bets([(bet, core.bettors[str(bet.player_id)].stake())
-                      for bet in {bet.id: bet for bet, _ in saved.decisions}.values()])
+                      for bet in {bet.id: bet for bet, _ in saved.decisions}.values()], also=decided)
     if saved.dealt:
         cards = core.cards  # R1: the Player's cards and the board are public, the Dealer's are not
         audit.record(audit.DEALER, "dealt", table_id=round_row.table_id, round_id=round_row.id, now=now,
@@ -193,17 +193,18 @@ def place_bets(player_id: int, table_id: int, ante: Decimal | str | int, bonus: 
     set_committed_value(bet, "round", round_row)
     set_committed_value(bet, "decisions", [])
     set_committed_value(round_row, "bets", [*round_row.bets, bet])
-    audit.record(audit.player_actor(player_id), "bets_placed", table_id=table.id, round_id=round_row.id,
-                 player_id=player_id, now=moment, ante=bet.ante, bonus=bet.bonus, progressive=bet.progressive,
-                 contribution=bet.contribution, currency=bet.currency, request_id=request_id)
+    placed = audit.entry(audit.player_actor(player_id), "bets_placed", table_id=table.id, round_id=round_row.id,
+                         player_id=player_id, now=moment, ante=bet.ante, bonus=bet.bonus,
+                         progressive=bet.progressive, contribution=bet.contribution, currency=bet.currency,
+                         request_id=request_id)
     # the round's in-play account is shared by the table's bettors: locked by the statement that adds
     # to it, held to commit; with a Progressive bet that is the contribution's posting, next to the
-    # pool's row (wallet.post's ``defer``)
+    # pool's row (wallet.post's ``defer``); the audit entry goes in with the posting (``also``)
     in_play = in_play_account(round_row.id, currency)
     post("bets", [leg for name in ("ante", "bonus", "progressive") if stake.amount(name)
                   for leg in (Entry(wallet, -stake.amount(name), name, player_id),
                               Entry(in_play, stake.amount(name), name, player_id))], round_id=round_row.id,
-         defer=progressive)
+         defer=progressive, also=[placed])
     held += bettor.exposure
     receipt = _receipt(bet, round_row, Balance(player_id, currency, wallet.balance, held, wallet.balance - held))
     if progressive:  # R5: the pool row, shared by every linked table, is locked last (never read
@@ -308,16 +309,16 @@ def decide(player_id: int, round_id: int, action: str, *, request_id: str, stree
     decision changes what this one may do (issue 10)."""
     moment = clock(now)
     wanted = one_of(Action, action, "action")
-    seen = queries.round_clock(round_id)
-    if seen is not None and seen.passed(moment):  # R8: the core refuses it (below), and no lock is taken
-        # for it: the dealer closing the window never waits (issue 10)
+    round_row = queries.bettors_open_round(round_id, player_id, moment)
+    if round_row is None:  # R8: its window is over (or no such round): the core refuses it (below)
+        # with no lock taken, so the dealer closing the window never waits (issue 10)
         round_row = queries.bettors_round(round_id, player_id)
         _, earlier = _bet_and_retry(round_row, player_id, wanted, request_id)
         if earlier is not None:
             return earlier
         with core_refusals("action"):
             load_round(round_row).verify_decision(str(player_id), wanted, now=moment, street=street)
-    round_row = queries.bettors_round(round_id, player_id, shared_lock=True)
+        round_row = queries.bettors_round(round_id, player_id, shared_lock=True)
     bet, earlier = _bet_and_retry(round_row, player_id, wanted, request_id)
     if earlier is not None:
         return earlier

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, cast
 
-from sqlalchemy import Integer, String, bindparam, event, func, insert, select, true, update
+from sqlalchemy import Integer, String, UpdateBase, bindparam, event, func, insert, select, true, update
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session, selectinload
 from sqlalchemy.orm.attributes import set_committed_value
@@ -288,7 +288,7 @@ DEFERRED, LEGS = "casino_deferred_legs", "legs"
 
 def post(kind: str, entries: Sequence[Entry], *, round_id: int | None = None,
          idempotency_key: str | None = None, reserved: bool = False, defer: bool = False,
-         before_shared: Callable[[int], None] | None = None) -> int:
+         before_shared: Callable[[int], None] | None = None, also: Sequence[UpdateBase] = ()) -> int:
     """Record one balanced ledger transaction and move the stored balances (joins the caller's
     transaction); returns the transaction's id. Raises :class:`InsufficientFunds` when a wallet
     would go negative, before anything is written.
@@ -308,7 +308,13 @@ def post(kind: str, entries: Sequence[Entry], *, round_id: int | None = None,
     the round's in-play account, shared by the table's bettors, is then locked once, by one
     statement, next to the pool's (issue 10: each lock taken as late as the lock order allows).
     ``before_shared(transaction_id)`` runs after the players' and rounds' accounts moved and
-    before the shared ones: a pool posting's own row, next in the lock order (:func:`.jackpot.move`)."""
+    before the shared ones: a pool posting's own row, next in the lock order (:func:`.jackpot.move`).
+
+    ``also``: statements of the caller's that write what nothing reads back in this transaction
+    (an audit entry, :func:`.audit.entry`; a bet's street stake), sent in the posting's own
+    statement on PostgreSQL, as data-modifying ``WITH`` clauses (issue 10: a round trip fewer
+    each, and a bet's or a decision's latency is its round trips), and one by one before it on
+    SQLite."""
     legs = [entry for entry in entries if entry.amount != 0]
     totals: dict[str, Decimal] = defaultdict(lambda: ZERO)
     for entry in legs:
@@ -325,7 +331,7 @@ def post(kind: str, entries: Sequence[Entry], *, round_id: int | None = None,
     if defer:
         deferred[LEGS] = others
     players_side = own + ([] if defer else [entry for entry in others if entry.account.kind in PLAYER_SIDE])
-    transaction_id = _new_transaction(kind, round_id, idempotency_key, legs, players_side)
+    transaction_id = _new_transaction(kind, round_id, idempotency_key, legs, players_side, also)
     wrote(db.session(), [entry.account for entry in own])  # each player's open streams show it (events.publish)
     if defer:
         return transaction_id
@@ -336,16 +342,19 @@ def post(kind: str, entries: Sequence[Entry], *, round_id: int | None = None,
 
 
 def _new_transaction(kind: str, round_id: int | None, idempotency_key: str | None, legs: Sequence[Entry],
-                     players_side: Sequence[Entry]) -> int:
+                     players_side: Sequence[Entry], also: Sequence[UpdateBase]) -> int:
     """Insert a ledger transaction and its postings, seal it, and move the balances of the
     players' side's accounts (``players_side``, :func:`post`); the transaction's id.
 
     On PostgreSQL all of it is one statement (:data:`NEW_TRANSACTION_WITH_POSTINGS`), the
-    accounts locked in id order (:data:`ADD_TO_BALANCES`). SQLite, which has no INSERT inside a
-    WITH and one writer at a time, takes a statement for each step, the seal last."""
+    accounts locked in id order (:data:`ADD_TO_BALANCES`), with the caller's ``also``. SQLite,
+    which has no INSERT inside a WITH and one writer at a time, takes a statement for each step,
+    the seal last."""
     if legs and db.session.get_bind().dialect.name == "postgresql":
         moved = _moved(players_side)
-        rows = db.session.execute(NEW_TRANSACTION_WITH_POSTINGS, {  # names no column of the accounts
+        statement = (NEW_TRANSACTION_WITH_POSTINGS.add_cte(*(each.cte(f"also_{n}") for n, each in enumerate(also)))
+                     if also else NEW_TRANSACTION_WITH_POSTINGS)
+        rows = db.session.execute(statement, {  # names no column of the accounts
             "transaction_kind": kind, "transaction_round": round_id, "idempotency_key": idempotency_key,
             "created_at": utcnow(), "account_ids": [entry.account.id for entry in legs],
             "currencies": [entry.account.currency for entry in legs], "amounts": [entry.amount for entry in legs],
@@ -353,6 +362,8 @@ def _new_transaction(kind: str, round_id: int | None, idempotency_key: str | Non
             "moved_ids": list(moved), "deltas": list(moved.values())}).all()
         _moved_to({account_id: balance for _, account_id, balance in rows if account_id is not None}, players_side)
         return int(rows[0][0])
+    for each in also:
+        db.session.execute(each)
     _add_to(players_side)
     transaction_id: int = db.session.execute(NEW_TRANSACTION, {"kind": kind, "round_id": round_id,
                                                                 "idempotency_key": idempotency_key}).scalar_one()

@@ -18,7 +18,7 @@ from casino_holdem.core.money import ZERO, round_down
 from casino_holdem.extensions import db
 from casino_holdem.models import GameRound, GameTable
 from casino_holdem.services import audit, dealer, dealer_steps, jackpot, pool_admin, rounds, verify, wallet
-from casino_holdem.services.errors import ServiceError
+from casino_holdem.services.errors import Conflict, ServiceError
 from casino_holdem.services.transaction import locked
 from support.casino import BETTING, SECOND, T0, assert_each_step_taken_once, deck_with, staff
 from support.server import wait_until
@@ -292,15 +292,15 @@ def test_r2_1_a_bet_in_flight_keeps_no_other_bettor_of_its_table_waiting(app, pg
     slow, quick = casino.player(), casino.player()
     round_id = casino.open(table)
     rounds.place_bets(casino.player(), table, "1", request_id="first", now=T0)  # the round's deadline is fixed
-    paused, resume, record = threading.Event(), threading.Event(), audit.record
+    paused, resume, entry = threading.Event(), threading.Event(), audit.entry
 
-    def pausing_record(actor: str, action: str, **detail: object) -> object:
+    def pausing_entry(actor: str, action: str, **detail: object) -> object:  # the entry goes in with the posting
         if detail.get("player_id") == slow:
             paused.set()
             resume.wait(timeout=120)
-        return record(actor, action, **detail)
+        return entry(actor, action, **detail)
 
-    monkeypatch.setattr(audit, "record", pausing_record)
+    monkeypatch.setattr(audit, "entry", pausing_entry)
     holder, holder_errors = _in_background(app, [lambda: rounds.place_bets(slow, table, "5", request_id="slow",
                                                                               now=T0 + SECOND)])
     try:
@@ -336,15 +336,15 @@ def test_r8_a_decision_in_flight_holds_its_round_and_leaves_its_table_free(app, 
     ``SKIP LOCKED`` does not pass the table over; the round cannot be changed until the decision
     commits; and the decision, made inside its window, stands as the player's own (R2.3, R8)."""
     table, round_id, slow = _decision_due(pg)
-    paused, resume, record = threading.Event(), threading.Event(), audit.record
+    paused, resume, entry = threading.Event(), threading.Event(), audit.entry
 
-    def pausing_record(actor: str, action: str, **detail: object) -> object:
+    def pausing_entry(actor: str, action: str, **detail: object) -> object:  # the entry goes in with the posting
         if action == "decision" and detail.get("player_id") == slow:
             paused.set()
             resume.wait(timeout=120)
-        return record(actor, action, **detail)
+        return entry(actor, action, **detail)
 
-    monkeypatch.setattr(audit, "record", pausing_record)
+    monkeypatch.setattr(audit, "entry", pausing_entry)
     holder, holder_errors = _in_background(app, [lambda: rounds.decide(slow, round_id, "flop", request_id="slow",
                                                                         now=T0 + 11 * SECOND)])
     try:
@@ -365,6 +365,28 @@ def test_r8_a_decision_in_flight_holds_its_round_and_leaves_its_table_free(app, 
     assert [(d.street, d.action, d.automatic) for d in bet.decisions] == [("preflop", "flop", None)]
     assert pg.balance(slow) == Decimal(1000 - 5 - 10)
     assert verify.audit_ledger() == []
+
+
+def test_r8_a_decision_after_its_window_is_refused_without_waiting_for_the_dealer_holding_its_round(app, pg) -> None:
+    """Issue 10, R8: a decision's first read locks its round ``FOR SHARE`` only while the round's
+    window is open. One sent after the window closed, while the dealer holds the round to close
+    it, is refused at once, neither waiting for the dealer nor keeping it waiting."""
+    _, round_id, player = _decision_due(pg)
+    deadline = db.session.get(GameRound, round_id).deadline
+    db.session.rollback()
+    assert deadline is not None
+    with db.engine.connect() as step:
+        step.execute(text("SELECT id FROM rounds WHERE id = :id FOR NO KEY UPDATE"), {"id": round_id})
+        deciding, errors = _in_background(app, [lambda: rounds.decide(player, round_id, "flop", request_id="late",
+                                                                       now=deadline + SECOND)])
+        deciding.join(timeout=60)
+        waited = deciding.is_alive()
+        step.rollback()
+    deciding.join(timeout=60)
+    assert not waited
+    assert [type(error) for error in errors] == [Conflict] and "R8" in str(errors[0]), errors
+    (bet,) = db.session.get(GameRound, round_id).bets
+    assert bet.decisions == [] and bet.flop == ZERO
 
 
 def test_r8_a_decision_writes_beside_the_dealer_holding_its_table(app, pg) -> None:

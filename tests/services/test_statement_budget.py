@@ -13,9 +13,9 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
-from sqlalchemy import event
+from sqlalchemy import event, select
 
-from casino_holdem.models import AccountKind, Bet
+from casino_holdem.models import AccountKind, AuditEntry, Bet
 from casino_holdem.services import accounts, queries, rounds, sessions, verify, viewing, wallet
 from casino_holdem.services.errors import NotFound
 from casino_holdem.services.transaction import transactional
@@ -23,12 +23,13 @@ from support.casino import SECOND, T0
 
 #: statements per call once the round's and the pool's accounts exist (a later bettor's case),
 #: counting the ``BEGIN IMMEDIATE`` that starts a writing transaction on SQLite
-BUDGET = {"bet with the Progressive": 22, "flop decision": 12, "session and player": 2,
+BUDGET = {"bet with the Progressive": 22, "flop decision": 11, "session and player": 2,
           "a table's state for its streams": 10, "a round's recall": 6}
 #: PostgreSQL, the production database, writes a ledger transaction sealed, its postings and the
-#: balances of the players' side in one statement (``wallet.post``), and starts a transaction
-#: without a statement of its own
-POSTGRESQL_BUDGET = {**BUDGET, "bet with the Progressive": 12, "flop decision": 7}
+#: balances of the players' side in one statement (``wallet.post``), with what goes in beside it
+#: (an audit entry, a bet's Flop stake: its ``also``), and starts a transaction without a
+#: statement of its own
+POSTGRESQL_BUDGET = {**BUDGET, "bet with the Progressive": 11, "flop decision": 4}
 
 
 def budget(db: Any, name: str) -> int:
@@ -135,6 +136,27 @@ def test_r2_3_a_decision_stays_within_its_statement_budget(db, casino, betting) 
     with counted(db) as sent:
         rounds.decide(player, receipt.round_id, "flop", request_id="second-flop", now=T0 + 12 * SECOND)
     assert len(sent) <= budget(db, "flop decision"), "\n".join(sent)
+
+
+def test_r2_3_a_decisions_audit_entry_and_flop_stake_go_in_with_its_posting(db, casino, betting) -> None:
+    """Issue 10: what a decision writes that nothing reads back before commit, its audit entry and
+    its bet's Flop stake, goes in with its ledger posting (one statement on PostgreSQL,
+    ``wallet.post``'s ``also``), and is there once committed (R2.3)."""
+    player, table, _ = betting
+    receipt = rounds.place_bets(player, table, "10", request_id="second", now=T0 + SECOND)
+    casino.run(table, T0 + 11 * SECOND)  # the hole cards: the pre-flop decision is due
+    with counted(db) as sent:
+        rounds.decide(player, receipt.round_id, "flop", request_id="second-flop", now=T0 + 12 * SECOND)
+    if db.engine.dialect.name == "postgresql":
+        (posting,) = [statement for statement in sent if "INSERT INTO postings" in statement]
+        assert "INSERT INTO audit_log" in posting and "UPDATE bets SET flop" in posting, posting
+    with db.engine.connect() as fresh:
+        entries = fresh.execute(select(AuditEntry.action, AuditEntry.detail).where(
+            AuditEntry.player_id == player, AuditEntry.round_id == receipt.round_id)).all()
+        stake = fresh.execute(select(Bet.flop).where(Bet.id == receipt.bet_id)).scalar_one()
+    assert [(action, detail["street"], detail["decision"]) for action, detail in entries
+            if action == "decision"] == [("decision", "preflop", "flop")]
+    assert stake == Decimal("20") and verify.audit_ledger() == []
 
 
 @contextmanager
