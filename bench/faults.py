@@ -36,8 +36,9 @@ MAX_KILLS = 200
 
 def _restart_check(report: dict[str, Any], done: list[dict[str, Any]]) -> dict[str, Any]:
     """Every process the bench itself owned and killed (the server, a dealer) was started again;
-    a pre-forking server's workers are its own master's to replace."""
-    owned = sum(1 for fault in done if "pid" in fault and not fault["what"].endswith("web worker"))
+    a pre-forking server's workers and its streams' server are its own to replace."""
+    repaired = {f"kill -9 {name}" for name in procs.SERVER_REPAIRS}
+    owned = sum(1 for fault in done if "pid" in fault and fault["what"] not in repaired)
     restarted = sum(report.get("restarts", {}).values())
     return injector.check("every killed process running again", restarted >= owned,
                           f"{owned} owned processes killed, {restarted} restarts")

@@ -214,11 +214,12 @@ def test_the_request_cost_bench_refuses_bad_options_naming_them(arguments: list[
     assert result.returncode == 2 and result.stderr.startswith(field), result.stderr
 
 
-def _bench_module(name: str) -> Any:
-    """One of the bench's ``loadlib`` modules (``bench/`` is not a package)."""
+def _bench_module(name: str, *, script: bool = False) -> Any:
+    """One of the bench's ``loadlib`` modules, or with ``script`` one of its scripts
+    (``bench/`` is not a package)."""
     sys.path.insert(0, str(ROOT / "bench"))
     try:
-        return importlib.import_module(f"loadlib.{name}")
+        return importlib.import_module(name if script else f"loadlib.{name}")
     finally:
         sys.path.remove(str(ROOT / "bench"))
 
@@ -285,17 +286,36 @@ TRACKER = ["python3", "-B", "-c", "from multiprocessing.resource_tracker import 
 @pytest.mark.parametrize(("tree", "workers"), [
     # serve --production --workers 2 --stream-workers 1 --dealers 1: its two workers and the streams' server
     ([(10, 1, SERVE), (11, 10, DEALER), (12, 10, STREAMS), (13, 10, TRACKER), (14, 10, SPAWNED),
-      (15, 10, SPAWNED)], [14, 15, 12]),
+      (15, 10, SPAWNED)], {14: "a web worker", 15: "a web worker", 12: "the streams' server"}),
     # the streams' server with two workers of its own: they answer, it does not
-    ([(10, 1, SERVE), (12, 10, STREAMS), (16, 12, SPAWNED), (17, 12, SPAWNED), (14, 10, SPAWNED)], [16, 17, 14]),
+    ([(10, 1, SERVE), (12, 10, STREAMS), (16, 12, SPAWNED), (17, 12, SPAWNED), (14, 10, SPAWNED)],
+     {16: "a streams' worker", 17: "a streams' worker", 14: "a web worker"}),
     # a server in one process (the development server): the server itself
-    ([(10, 1, SERVE)], [10]),
-    ([(10, 1, SERVE), (11, 10, DEALER)], [10]),
+    ([(10, 1, SERVE)], {10: "the web server (it has no separate workers)"}),
+    ([(10, 1, SERVE), (11, 10, DEALER)], {10: "the web server (it has no separate workers)"}),
 ])
-def test_faults_kill_a_web_worker_never_a_dealer_or_the_resource_tracker(tree: list[Any], workers: list[int]) -> None:
-    """``bench/faults.py``'s "kill -9 a web worker" picks among the processes that answer HTTP."""
+def test_faults_kill_a_web_worker_never_a_dealer_or_the_resource_tracker(tree: list[Any],
+                                                                         workers: dict[int, str]) -> None:
+    """``bench/faults.py``'s "kill -9 a web worker" picks among the processes that answer HTTP, and
+    its report names the one it killed (the streams' server's streams reconnect, a web worker's
+    requests are answered by the other)."""
     procs = _bench_module("procs")
     assert procs.web_workers(tree) == workers
+
+
+@pytest.mark.parametrize(("killed", "restarts", "passed"), [
+    (["kill -9 a web worker", "kill -9 the streams' server", "kill -9 a streams' worker"], 0, True),
+    (["kill -9 a dealer", "kill -9 the web server (it has no separate workers)"], 2, True),
+    (["kill -9 a dealer", "kill -9 the streams' server"], 0, False),
+])
+def test_faults_the_bench_restarts_what_it_owns_and_the_server_repairs_the_rest(killed: list[str], restarts: int,
+                                                                                passed: bool) -> None:
+    """The restart check counts the processes the bench started (the server, its dealers), not those
+    the server starts again itself (uvicorn's workers, its streams' server)."""
+    faults = _bench_module("faults", script=True)
+    done = [{"at": 8.0 * n, "what": what, "pid": 100 + n} for n, what in enumerate(killed)]
+    check = faults._restart_check({"restarts": {"dealer-1": restarts}}, done)
+    assert check["passed"] is passed, check
 
 
 @pytest.mark.parametrize(("group", "command", "own", "named"), [

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from . import database
+from . import database, procs
 from .client import ApiError
 from .options import OptionError, is_loopback
 from .run import Context
@@ -77,11 +77,9 @@ class Faults:
 
     def kill_worker(self, ctx: Context, started: float) -> None:
         server = ctx.plant.by_role("server")[0] if ctx.plant else None
-        workers = server.web_workers() if server else []
-        if server is not None and workers == [server.pid]:
-            self._kill(server.pid, "kill -9 the web server (it has no separate workers)", started)
-        else:
-            self._kill(self.rng.choice(workers) if workers else None, "kill -9 a web worker", started)
+        workers = server.web_workers() if server else {}
+        pid = self.rng.choice(sorted(workers)) if workers else None
+        self._kill(pid, f"kill -9 {procs.WEB_WORKER if pid is None else workers[pid]}", started)
 
     def kill_dealer(self, ctx: Context, started: float) -> None:
         dealers = [s for s in (ctx.plant.by_role("dealer") if ctx.plant else []) if s.alive()]

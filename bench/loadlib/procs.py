@@ -97,8 +97,8 @@ class Service:
         """This process and its children (a pre-forking server's workers)."""
         return [process.pid for process in self._tree()]
 
-    def web_workers(self) -> list[int]:
-        """The processes under this one that answer HTTP (:func:`web_workers`), as it runs now."""
+    def web_workers(self) -> dict[int, str]:
+        """The processes under this one that answer HTTP, named (:func:`web_workers`), as it runs now."""
         rows = []
         for process in self._tree():
             try:
@@ -130,20 +130,31 @@ class Service:
             return ""
 
 
-def web_workers(processes: list[tuple[int, int, list[str]]]) -> list[int]:
+#: what :func:`web_workers` calls each process that answers HTTP. The server repairs the first
+#: three itself (uvicorn starts a worker again, the supervisor its streams' server); a server
+#: without separate workers is the bench's to start again (:class:`Plant`)
+WEB_WORKER, STREAMS_WORKER, STREAMS_SERVER, WEB_SERVER = (
+    "a web worker", "a streams' worker", "the streams' server", "the web server (it has no separate workers)")
+SERVER_REPAIRS = frozenset({WEB_WORKER, STREAMS_WORKER, STREAMS_SERVER})
+
+
+def web_workers(processes: list[tuple[int, int, list[str]]]) -> dict[int, str]:
     """Of a server's process tree (pid, parent pid, command line; the root first), the processes
-    that answer HTTP: uvicorn's workers (multiprocessing's spawned children), and a ``serve`` child
+    that answer HTTP, each named: uvicorn's workers (multiprocessing's spawned children: the web
+    workers under the root, the streams' workers under a ``serve`` child), and a ``serve`` child
     (the streams' server) that has none of its own and so answers itself; never the root when it
     has workers, its dealers, or multiprocessing's resource tracker. A root without workers is its
     own web server."""
     def spawned(command: list[str]) -> bool:
         return any("spawn_main" in part for part in command)
 
+    root = processes[0][0] if processes else None
     parents = {ppid for _, ppid, command in processes if spawned(command)}
-    workers = [pid for pid, _, command in processes if spawned(command)]
-    servers = [pid for pid, _, command in processes[1:]
-               if "serve" in command and not spawned(command) and pid not in parents]
-    return workers + servers or [pid for pid, *_ in processes[:1]]
+    named = {pid: WEB_WORKER if ppid == root else STREAMS_WORKER
+             for pid, ppid, command in processes if spawned(command)}
+    named.update((pid, STREAMS_SERVER) for pid, _, command in processes[1:]
+                 if "serve" in command and not spawned(command) and pid not in parents)
+    return named or {pid: WEB_SERVER for pid, *_ in processes[:1]}
 
 
 @dataclass
